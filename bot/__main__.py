@@ -1,0 +1,97 @@
+"""``python -m bot run | console | replay | selfplay | bench``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def _instant(text: str) -> datetime:
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        raise argparse.ArgumentTypeError("give a time zone, e.g. 2026-12-10T00:00:00Z")
+    return value.astimezone(UTC)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The Nomic round bot.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="run on Discord (or open the console when no DISCORD_TOKEN is set)")
+    con = sub.add_parser("console", help="the interactive simulator")
+    con.add_argument("--db", type=Path)
+    con.add_argument("--seed")
+    con.add_argument("--start", type=_instant, help="the virtual clock's start (ISO-8601, UTC)")
+    rep = sub.add_parser("replay", help="replay a scenario (JSON lines)")
+    rep.add_argument("scenario", type=Path)
+    rep.add_argument("--seed")
+    rep.add_argument("--db", type=Path)
+    rep.add_argument("--until", type=_instant)
+    rep.add_argument("--state", type=Path)
+    rep.add_argument("--transcript", type=Path)
+    bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
+    bench.add_argument("--players", type=int, default=300)
+    bench.add_argument("--bids", type=int, default=15_000)
+    bench.add_argument("--trades", type=int, default=2_000)
+    bench.add_argument("--seed", default="bench")
+    bench.add_argument("--dir", type=Path, help="where to put the store (default: a temporary folder)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "replay":
+        from bot.sim.replay import replay_file
+
+        if not args.scenario.is_file():
+            print(f"no such scenario file: {args.scenario}", file=sys.stderr)
+            return 2
+        replay_file(
+            args.scenario,
+            seed=args.seed,
+            db=args.db,
+            until=args.until,
+            state_out=args.state,
+            transcript_out=args.transcript,
+        )
+        return 0
+    if args.command == "console":
+        from bot.sim.console import console
+
+        return asyncio.run(console(db=args.db, seed=args.seed, start=args.start))
+    if args.command == "bench":
+        from bot.bench import bench
+
+        return asyncio.run(
+            bench(players=args.players, bids=args.bids, trades=args.trades, seed=args.seed, where=args.dir)
+        )
+    if args.command == "run":
+        from bot.settings import Settings
+
+        settings = Settings()
+        if not settings.has_token:
+            print(
+                "No DISCORD_TOKEN is set, so this is the local console simulator.\n"
+                "To run on Discord: copy .env.example to .env and put your bot's token in DISCORD_TOKEN\n"
+                "(see README.md, 'Running on Discord').\n",
+                file=sys.stderr,
+            )
+            from bot.sim.console import console
+
+            return asyncio.run(console())
+        logging.basicConfig(
+            level=settings.log_level.upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stdout,
+        )
+        from bot.app import run_bot
+
+        return run_bot(settings)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""``python -m bot replay``: run a scenario file through the simulator.
+
+With an existing ``--db`` the run resumes after the last line whose effects were committed
+there, so a run killed part-way and started again ends where an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from bot.router import Router
+from bot.sim.statedoc import state_document
+from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
+from data.store import Store
+from games.nomic.service import RoundService
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    lines: int
+    skipped: int
+    document: dict[str, Any]
+    transcript: list[dict[str, Any]]
+
+    def write(self, state_out: Path | None, transcript_out: Path | None) -> None:
+        if state_out is not None:
+            state_out.write_text(json.dumps(self.document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if transcript_out is not None:
+            with transcript_out.open("w", encoding="utf-8") as fh:
+                fh.writelines(json.dumps(entry, ensure_ascii=False) + "\n" for entry in self.transcript)
+
+
+def read_scenario(path: Path, errors: IO[str]) -> list[tuple[int, Line]]:
+    """Every valid line with its number (0-based); bad lines are reported and left out."""
+    lines: list[tuple[int, Line]] = []
+    with path.open(encoding="utf-8") as fh:
+        for number, raw in enumerate(fh):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except ValueError as exc:
+                print(f"line {number + 1}: skipped: not JSON ({exc})", file=errors)
+                continue
+            if not isinstance(data, dict):
+                print(f"line {number + 1}: skipped: a line must be a JSON object", file=errors)
+                continue
+            try:
+                lines.append((number, read_line(data)))
+            except ValidationError as exc:
+                print(f"line {number + 1}: skipped: {describe_error(exc)}", file=errors)
+    return lines
+
+
+async def replay(
+    lines: list[tuple[int, Line]],
+    *,
+    seed: str | None = None,
+    db: Path | None = None,
+    until: datetime | None = None,
+) -> ReplayResult:
+    """Run the lines against a store (a temporary one unless ``db`` is given)."""
+    with tempfile.TemporaryDirectory(prefix="nomic-replay-") as tmp:
+        path = db if db is not None else Path(tmp) / "replay.db"
+        store = await Store.open(path)
+        try:
+            return await _run(store, lines, seed=seed, until=until)
+        finally:
+            await store.close()
+
+
+async def _run(
+    store: Store, lines: list[tuple[int, Line]], *, seed: str | None, until: datetime | None
+) -> ReplayResult:
+    service = RoundService(store)
+    world = World(Router(service), seed=seed)
+    transcript: list[dict[str, Any]] = []
+
+    def record(said: Said) -> None:
+        transcript.append(said.as_json())
+
+    world.on_say = record
+    done = await store.last_source_line(GUILD)
+    skipped = 0
+    for number, line in lines:
+        if done is not None and number <= done:
+            await world.feed(line, number=number, replaying=False)
+            world.now = line.at if world.now is None or line.at > world.now else world.now
+            skipped += 1
+            continue
+        await world.feed(line, number=number)
+    if until is not None:
+        await world.advance(until)
+    state = await service.state(GUILD)
+    now = world.now or (state.clock if state is not None else None) or until or EPOCH
+    await service.save_snapshots()
+    return ReplayResult(lines=len(lines), skipped=skipped, document=state_document(state, now), transcript=transcript)
+
+
+def replay_file(
+    scenario: Path,
+    *,
+    seed: str | None = None,
+    db: Path | None = None,
+    until: datetime | None = None,
+    state_out: Path | None = None,
+    transcript_out: Path | None = None,
+    errors: IO[str] = sys.stderr,
+) -> ReplayResult:
+    """The command line's replay: read, run, write the state document and the transcript."""
+    lines = read_scenario(scenario, errors)
+    result = asyncio.run(replay(lines, seed=seed, db=db, until=until))
+    result.write(state_out, transcript_out)
+    return result

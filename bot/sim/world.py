@@ -1,0 +1,248 @@
+"""The simulated server: members, channels and messages, driven by scenario lines.
+
+It is an adapter like the Discord one: it turns lines into contexts and text for the router,
+runs the scheduled work due before each line on a virtual clock, and records what the bot says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bot.router import Post, Router
+from games.nomic.actions import Leave, StartRound
+from games.nomic.context import ChannelRole, Context
+from games.nomic.ruleset import Ruleset, load_ruleset
+from games.nomic.service import RoundService
+from scheduler.due import opening
+
+GUILD = "sim"
+_MENTION = re.compile(r"^@?([^\s,;:!?.]+)[,;:!?.]*$")
+
+
+class _Line(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    at: datetime
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("`at` must carry a time zone (end it with Z)")
+        return value.astimezone(UTC)
+
+
+class SetupLine(_Line):
+    type: Literal["setup"]
+    admins: list[str] = Field(default_factory=list)
+    ruleset: str = "default"
+
+
+class MessageLine(_Line):
+    type: Literal["message"]
+    id: str
+    channel: str
+    author: str
+    content: str
+
+
+class ReactLine(_Line):
+    type: Literal["react", "unreact"]
+    message: str
+    user: str
+    emoji: str
+
+
+class EditLine(_Line):
+    type: Literal["edit"]
+    message: str
+    content: str
+
+
+class DeleteLine(_Line):
+    type: Literal["delete"]
+    message: str
+
+
+class LeaveLine(_Line):
+    type: Literal["leave"]
+    user: str
+
+
+Line = Annotated[SetupLine | MessageLine | ReactLine | EditLine | DeleteLine | LeaveLine, Field(discriminator="type")]
+
+
+class _LineModel(BaseModel):
+    line: Line
+
+
+def read_line(data: dict[str, Any]) -> Line:
+    """Validate one scenario object; raises ``ValidationError`` with the reason."""
+    return _LineModel.model_validate({"line": data}).line
+
+
+def line_members(line: Line) -> list[str]:
+    if isinstance(line, SetupLine):
+        return list(line.admins)
+    if isinstance(line, MessageLine):
+        return [line.author]
+    if isinstance(line, ReactLine | LeaveLine):
+        return [line.user]
+    return []
+
+
+def channel_role(name: str) -> ChannelRole:
+    try:
+        return ChannelRole(name.lstrip("#"))
+    except ValueError:
+        return ChannelRole.OTHER
+
+
+@dataclass
+class Said:
+    """One output of the bot, as the transcript records it."""
+
+    at: datetime
+    content: str
+    channel: str | None = None
+    to: str | None = None
+    reply_to: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"at": iso(self.at)}
+        if self.to is not None:
+            out["to"] = self.to
+        else:
+            out["channel"] = self.channel
+        out["content"] = self.content
+        out["reply_to"] = self.reply_to
+        return out
+
+
+def iso(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class World:
+    """What the simulator knows of the server besides the round's state."""
+
+    router: Router
+    members: set[str] = field(default_factory=set)
+    admins: set[str] = field(default_factory=set)
+    seen_messages: set[str] = field(default_factory=set)
+    messages: dict[str, MessageLine] = field(default_factory=dict)
+    now: datetime | None = None
+    started: bool = False
+    on_say: Callable[[Said], None] | None = None
+    ruleset_loader: Callable[[str], Ruleset] = load_ruleset
+    seed: str | None = None
+
+    @property
+    def service(self) -> RoundService:
+        return self.router.service
+
+    def resolve(self, token: str) -> str | None:
+        match = _MENTION.match(token.strip())
+        if match is None or not token.strip().startswith("@"):
+            return None
+        name = match.group(1)
+        return name if name in self.members else None
+
+    def _say(self, said: Said) -> None:
+        if self.on_say is not None:
+            self.on_say(said)
+
+    def _emit(self, posts: list[Post], *, channel: str, actor: str, reply_to: str | None, at: datetime) -> None:
+        for post in posts:
+            when = post.at or at
+            if post.private:
+                self._say(Said(when, post.text, to=actor, reply_to=reply_to))
+            elif post.channel is not None:
+                self._say(Said(when, post.text, channel=post.channel.value))
+            else:
+                self._say(Said(when, post.text, channel=channel, reply_to=reply_to))
+
+    async def advance(self, to: datetime) -> None:
+        """Run the scheduled work due up to ``to``; the virtual clock never goes back."""
+        if self.now is not None and to < self.now:
+            return
+        self.now = to
+        if self.started:
+            posts = await self.router.due_work(GUILD, to)
+            self._emit(posts, channel="game-actions", actor="", reply_to=None, at=to)
+
+    async def feed(self, line: Line, *, number: int | None = None, replaying: bool = True) -> None:
+        """Apply one scenario line. ``replaying=False`` only records what the line tells us."""
+        self.members.update(line_members(line))
+        if isinstance(line, SetupLine):
+            self.admins.update(line.admins)
+        if isinstance(line, MessageLine):
+            self.messages.setdefault(line.id, line)
+        if not replaying:
+            if isinstance(line, MessageLine):
+                self.seen_messages.add(line.id)
+            if isinstance(line, SetupLine):
+                self.started = True
+            return
+        await self.advance(line.at)
+        if isinstance(line, SetupLine):
+            await self._setup(line, number)
+        elif isinstance(line, MessageLine):
+            await self._message(line, number)
+        elif isinstance(line, LeaveLine):
+            await self._leave(line, number)
+
+    def context(self, actor: str, channel: str, at: datetime, event_id: str) -> Context:
+        return Context(
+            actor=actor,
+            actor_name=actor,
+            channel=channel_role(channel),
+            at=at,
+            is_moderator=actor in self.admins,
+            event_id=event_id,
+        )
+
+    async def _setup(self, line: SetupLine, number: int | None) -> None:
+        if self.started:
+            return
+        ruleset = self.ruleset_loader(line.ruleset)
+        phase, presenting = opening(ruleset, line.at)
+        ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=line.at, event_id="setup")
+        action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=tuple(line.admins))
+        outcome = await self.service.start(GUILD, ctx, action, seed=self.seed, source_line=number)
+        self.started = outcome.accepted or outcome.duplicate or (await self.service.state(GUILD)) is not None
+
+    async def _message(self, line: MessageLine, number: int | None) -> None:
+        if line.id in self.seen_messages:
+            return
+        self.seen_messages.add(line.id)
+        if not self.started:
+            if line.content.lstrip().startswith("!"):
+                self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
+            return
+        ctx = self.context(line.author, line.channel, line.at, f"msg:{line.id}")
+        posts = await self.router.message(GUILD, ctx, line.content, self.resolve, source_line=number)
+        self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
+
+    async def _leave(self, line: LeaveLine, number: int | None) -> None:
+        if not self.started:
+            return
+        state = await self.service.state(GUILD)
+        if state is None or line.user not in state.players:
+            return
+        ctx = self.context(line.user, "game-actions", line.at, f"leave:{line.user}:{iso(line.at)}:{number}")
+        posts = await self.router.run(GUILD, ctx, Leave(left_server=True), source_line=number)
+        self._emit(posts, channel="game-actions", actor=line.user, reply_to=None, at=line.at)
+
+
+def describe_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "line")
+    return f"{where}: {first.get('msg')}" if where else str(first.get("msg"))

@@ -1,0 +1,52 @@
+"""Answers that need the calendar or the command list: the phase and the help."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.nomic.commands import COMMAND_WORDS
+from games.nomic.context import ChannelRole
+from games.nomic.state import RoundState
+from scheduler.calendar import format_remaining, phase_window, placements_at
+
+
+def stamp(at: datetime) -> str:
+    return at.strftime("%a %Y-%m-%d %H:%M UTC")
+
+
+def phase_text(state: RoundState, now: datetime) -> str:
+    cal = state.ruleset.calendar
+    _, _, ends = phase_window(cal, now)
+    lines = [
+        f"It is the {state.phase.value} phase. It ends {stamp(ends)} (in {format_remaining(ends - now)}).",
+    ]
+    if state.presenting_open:
+        placements = placements_at(cal, now)
+        lines.append(
+            f"Hands can be presented until placements at {stamp(placements)} "
+            f"(in {format_remaining(placements - now)})."
+        )
+    lines.append(f"Ruleset version {state.ruleset_version}.")
+    return "\n".join(lines)
+
+
+def help_text(channel: ChannelRole, *, is_moderator: bool) -> str:
+    here = [w for w in COMMAND_WORDS if (not w.channels or channel in w.channels) and not w.moderators_only]
+    elsewhere = [w for w in COMMAND_WORDS if w.channels and channel not in w.channels]
+    lines = ["Commands you can use here:"]
+    lines.extend(f"`{w.usage}` - {w.summary}" for w in here)
+    if elsewhere:
+        lines.append("Elsewhere:")
+        lines.extend(
+            f"`{w.usage}` in {' or '.join(c.mention for c in w.channels)} - {w.summary}" for w in elsewhere
+        )
+    if channel is ChannelRole.PROPOSALS:
+        lines.append("Any other message here is a proposal.")
+    if is_moderator:
+        admin = next(w for w in COMMAND_WORDS if w.moderators_only)
+        lines.append(f"Moderators: `{admin.usage}`.")
+    lines.append(
+        "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
+        "ITEMS are `N points`, card codes, `spm`, or `nothing`."
+    )
+    return "\n".join(lines)

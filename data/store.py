@@ -1,0 +1,193 @@
+"""SQLite persistence: migrations, the action log and snapshots. It knows SQL and nothing else.
+
+Each action is one transaction; its row's unique ``(guild_id, event_id)`` makes a redelivered
+event a no-op. WAL with ``synchronous=FULL`` makes a commit durable when it returns.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    event_id: str
+    kind: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    body: str
+
+
+def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
+    """The numbered migration files in order; a gap or a duplicate number is an error."""
+    found: list[tuple[int, str]] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if match is None:
+            raise RuntimeError(f"migration file name {path.name!r} does not look like 0001_name.sql")
+        found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    return found
+
+
+class Store:
+    """One connection per process; callers serialise their transactions per guild."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
+            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn, str(path))
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        """Apply every migration not yet applied, all in one transaction, forward only."""
+        await self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        pending = [(n, sql) for n, sql in migrations() if n > current]
+        if not pending:
+            return
+        now = datetime.now(UTC).isoformat()
+        script = ["BEGIN IMMEDIATE;"]
+        for number, sql in pending:
+            script.append(sql)
+            script.append(f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{now}');")
+        script.append("COMMIT;")
+        try:
+            await self._conn.executescript("\n".join(script))
+        except sqlite3.Error:
+            if self._conn.in_transaction:
+                await self._conn.execute("ROLLBACK")
+            raise
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def guilds(self) -> list[str]:
+        async with self._conn.execute("SELECT guild_id FROM guilds ORDER BY guild_id") as cur:
+            return [str(r[0]) for r in await cur.fetchall()]
+
+    async def seed(self, guild: str) -> str | None:
+        async with self._conn.execute("SELECT seed FROM guilds WHERE guild_id = ?", (guild,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def load(self, guild: str) -> tuple[Snapshot | None, list[LoggedAction]]:
+        """The latest snapshot and every action logged after it, in order."""
+        async with self._conn.execute("SELECT seq, body FROM snapshots WHERE guild_id = ?", (guild,)) as cur:
+            row = await cur.fetchone()
+        snapshot = Snapshot(int(row[0]), str(row[1])) if row else None
+        after = snapshot.seq if snapshot else 0
+        async with self._conn.execute(
+            "SELECT seq, event_id, kind, body FROM actions WHERE guild_id = ? AND seq > ? ORDER BY seq",
+            (guild, after),
+        ) as cur:
+            rows = await cur.fetchall()
+        return snapshot, [LoggedAction(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    async def has_event(self, guild: str, event_id: str) -> bool:
+        async with self._conn.execute(
+            "SELECT 1 FROM actions WHERE guild_id = ? AND event_id = ?", (guild, event_id)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def last_source_line(self, guild: str) -> int | None:
+        async with self._conn.execute(
+            "SELECT MAX(source_line) FROM actions WHERE guild_id = ?", (guild,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
+    async def append(
+        self,
+        guild: str,
+        *,
+        seq: int,
+        event_id: str,
+        at: datetime,
+        actor: str,
+        kind: str,
+        body: str,
+        source_line: int | None = None,
+        seed: str | None = None,
+        snapshot: str | None = None,
+    ) -> bool:
+        """Log one action (and optionally a snapshot) in one transaction.
+
+        Returns False, changing nothing, when the event was logged before. ``seed`` creates the
+        guild's row with the first action of its round.
+        """
+        conn = self._conn
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            if seed is not None:
+                await conn.execute(
+                    "INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)",
+                    (guild, seed, at.isoformat()),
+                )
+            await conn.execute(
+                "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line),
+            )
+            if snapshot is not None:
+                await conn.execute(
+                    "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at,"
+                    " body = excluded.body",
+                    (guild, seq, at.isoformat(), snapshot),
+                )
+            await conn.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            await conn.execute("ROLLBACK")
+            if await self.has_event(guild, event_id):
+                return False
+            raise
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+        return True
+
+    async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None:
+        await self._conn.execute(
+            "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at,"
+            " body = excluded.body",
+            (guild, seq, at.isoformat(), body),
+        )

@@ -1,0 +1,173 @@
+"""The actions of the round as typed, serialisable values: what the log stores and replays.
+
+Randomness is not part of an action: the engine draws it from an RNG seeded by the guild's
+stored seed and the action's sequence number, so a replay of the log rolls the same dice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from games.nomic.cards import CardField
+from games.nomic.items import Items
+from games.nomic.phases import BoundaryKind, Phase
+from games.nomic.ruleset import Ruleset
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    @property
+    def changes_state(self) -> bool:
+        return True
+
+
+class _Query(_Action):
+    @property
+    def changes_state(self) -> bool:
+        return False
+
+
+class StartRound(_Action):
+    """Opens a guild's round; the scheduler supplies the phase the round starts in."""
+
+    kind: Literal["start_round"] = "start_round"
+    ruleset: Ruleset
+    phase: Phase
+    presenting_open: bool
+    moderators: tuple[str, ...] = ()
+
+
+class Join(_Action):
+    kind: Literal["join"] = "join"
+
+
+class Leave(_Action):
+    kind: Literal["leave"] = "leave"
+    left_server: bool = False
+
+
+class PlaceBid(_Action):
+    kind: Literal["bid"] = "bid"
+    lot: int
+    amount: int
+
+
+class GenerateLot(_Action):
+    kind: Literal["generate"] = "generate"
+
+
+class PresentHand(_Action):
+    kind: Literal["present"] = "present"
+    cards: tuple[CardField, ...]
+
+
+class OfferTrade(_Action):
+    kind: Literal["offer"] = "offer"
+    target: str
+    give: Items
+    get: Items
+
+
+class AcceptTrade(_Action):
+    kind: Literal["accept"] = "accept"
+    number: int
+
+
+class DeclineTrade(_Action):
+    kind: Literal["decline"] = "decline"
+    number: int
+
+
+class CancelTrade(_Action):
+    kind: Literal["cancel"] = "cancel"
+    number: int
+
+
+class AdminGive(_Action):
+    kind: Literal["admin_give"] = "admin_give"
+    target: str
+    items: Items
+
+
+class AdminTake(_Action):
+    kind: Literal["admin_take"] = "admin_take"
+    target: str
+    items: Items
+
+
+class AdminLot(_Action):
+    kind: Literal["admin_lot"] = "admin_lot"
+    cards: tuple[CardField, ...]
+
+
+class AdminSet(_Action):
+    kind: Literal["admin_set"] = "admin_set"
+    option: str
+    value: str
+
+
+class Tick(_Action):
+    """Scheduled work due at ``at`` (phase boundaries and the like)."""
+
+    kind: Literal["tick"] = "tick"
+    at: datetime
+    boundaries: tuple[BoundaryKind, ...] = ()
+    phase_ends_at: datetime | None = None
+    """When the phase in force after this tick ends, for the announcement."""
+
+
+class ShowInventory(_Query):
+    kind: Literal["inventory"] = "inventory"
+    target: str | None = None
+
+
+class ShowLots(_Query):
+    kind: Literal["lots"] = "lots"
+
+
+class ShowPhase(_Query):
+    kind: Literal["phase"] = "phase"
+
+
+class ShowRuleset(_Query):
+    kind: Literal["ruleset"] = "ruleset"
+
+
+class ShowTrades(_Query):
+    kind: Literal["trades"] = "trades"
+
+
+class ShowHelp(_Query):
+    kind: Literal["help"] = "help"
+
+
+Action = Annotated[
+    StartRound
+    | Join
+    | Leave
+    | PlaceBid
+    | GenerateLot
+    | PresentHand
+    | OfferTrade
+    | AcceptTrade
+    | DeclineTrade
+    | CancelTrade
+    | AdminGive
+    | AdminTake
+    | AdminLot
+    | AdminSet
+    | Tick
+    | ShowInventory
+    | ShowLots
+    | ShowPhase
+    | ShowRuleset
+    | ShowTrades
+    | ShowHelp,
+    Field(discriminator="kind"),
+]
+
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

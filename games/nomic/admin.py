@@ -1,0 +1,79 @@
+"""Moderators' corrections: giving and taking items, and changing an option of the ruleset."""
+
+from __future__ import annotations
+
+import json
+
+from games.nomic.actions import AdminGive, AdminSet, AdminTake
+from games.nomic.common import (
+    Transition,
+    change_holding,
+    require_holding,
+    require_moderator,
+    target_player,
+)
+from games.nomic.context import Context
+from games.nomic.errors import BadInputError
+from games.nomic.events import ItemsAdjusted, OptionChanged
+from games.nomic.state import RoundState, RulesetVersion
+
+
+def check_give(state: RoundState, ctx: Context, action: AdminGive) -> None:
+    require_moderator(ctx)
+    target_player(state, action.target)
+    if action.items.empty:
+        raise BadInputError("name something to give")
+
+
+def apply_give(state: RoundState, ctx: Context, action: AdminGive) -> Transition:
+    check_give(state, ctx, action)
+    step = change_holding(state, action.target, add=action.items, reason="a moderator's correction")
+    name = step.state.players[action.target].name
+    return Transition(step.state, (ItemsAdjusted(name, action.items, given=True, by=ctx.actor_name), *step.events))
+
+
+def check_take(state: RoundState, ctx: Context, action: AdminTake) -> None:
+    require_moderator(ctx)
+    player = target_player(state, action.target)
+    if action.items.empty:
+        raise BadInputError("name something to take")
+    require_holding(player, action.items, player.name)
+
+
+def apply_take(state: RoundState, ctx: Context, action: AdminTake) -> Transition:
+    check_take(state, ctx, action)
+    step = change_holding(state, action.target, remove=action.items, reason="a moderator took points")
+    name = step.state.players[action.target].name
+    return Transition(step.state, (ItemsAdjusted(name, action.items, given=False, by=ctx.actor_name), *step.events))
+
+
+def check_set(state: RoundState, ctx: Context, action: AdminSet) -> None:
+    require_moderator(ctx)
+    state.ruleset.with_option(action.option, action.value)
+
+
+def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
+    """A new ruleset version; the schedule follows it from the next boundary on."""
+    check_set(state, ctx, action)
+    old = state.ruleset.option_paths()[action.option.strip()]
+    ruleset = state.ruleset.with_option(action.option, action.value)
+    new = ruleset.option_paths()[action.option.strip()]
+    version = state.ruleset_version + 1
+    record = RulesetVersion(
+        version=version,
+        ruleset=ruleset,
+        at=ctx.at,
+        by=f"moderator {ctx.actor_name}",
+        change=f"{action.option.strip()} = {_show(new)}",
+    )
+    state = state.model_copy(update={"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)})
+    event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name)
+    return Transition(state, (event,))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return json.dumps(value)
+    return str(value)

@@ -1,0 +1,226 @@
+"""The command words of the round: text in, a typed action out, or a typed error saying why not.
+
+Every text path (prefix commands on Discord, replayed lines, the console) goes through
+``parse``; slash commands build the same actions from their typed options.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.nomic.actions import (
+    AcceptTrade,
+    Action,
+    AdminGive,
+    AdminLot,
+    AdminSet,
+    AdminTake,
+    CancelTrade,
+    DeclineTrade,
+    GenerateLot,
+    Join,
+    Leave,
+    OfferTrade,
+    PlaceBid,
+    PresentHand,
+    ShowHelp,
+    ShowInventory,
+    ShowLots,
+    ShowPhase,
+    ShowRuleset,
+    ShowTrades,
+)
+from games.nomic.cards import Card
+from games.nomic.context import ChannelRole
+from games.nomic.errors import BadInputError, UnknownError
+from games.nomic.items import Items, parse_amount
+
+PREFIX = "!"
+MAX_COMMAND_LENGTH = 2000
+"""Discord's own message limit; anything longer is refused before it is read."""
+
+MemberResolver = Callable[[str], str | None]
+"""Maps a mention token (``@bob``, ``<@123>``) to a member id, or None when it names nobody."""
+
+
+@dataclass(frozen=True)
+class CommandWord:
+    name: str
+    usage: str
+    summary: str
+    channels: tuple[ChannelRole, ...] = ()
+    """Where it is used; empty means anywhere."""
+    moderators_only: bool = False
+
+
+_GA = (ChannelRole.GAME_ACTIONS,)
+COMMAND_WORDS: tuple[CommandWord, ...] = (
+    CommandWord("join", "!join", "become a player of the round", _GA),
+    CommandWord("leave", "!leave", "stop being a player (your items are lost)", _GA),
+    CommandWord("inventory", "!inventory [@member]", "points, cards and items of you or another player"),
+    CommandWord("bid", "!bid LOT AMOUNT", "bid points on a lot during the auction phase", (ChannelRole.AUCTIONS,)),
+    CommandWord("lots", "!lots", "the lots on offer and their highest valid bids"),
+    CommandWord("generate", "!generate", "roll a new lot (outside the auction phase, up to the limit)", _GA),
+    CommandWord("present", "!present C1 C2 C3 C4 C5", "present five of your cards as a hand (bartering)", _GA),
+    CommandWord("offer", "!offer @member give ITEMS for ITEMS", "propose a trade; you get its number", _GA),
+    CommandWord("accept", "!accept N", "accept trade N offered to you", _GA),
+    CommandWord("decline", "!decline N", "decline trade N offered to you", _GA),
+    CommandWord("cancel", "!cancel N", "withdraw your own trade offer N", _GA),
+    CommandWord("trades", "!trades", "your open trade offers, both ways"),
+    CommandWord("ruleset", "!ruleset", "the rules in force, with every option and its value"),
+    CommandWord("phase", "!phase", "the current phase and the time left in it"),
+    CommandWord("help", "!help", "what you can do here"),
+    CommandWord(
+        "admin",
+        "!admin give|take @member ITEMS, !admin lot C1 C2, !admin set OPTION VALUE",
+        "moderators: correct the game state or the ruleset",
+        moderators_only=True,
+    ),
+)
+COMMANDS_BY_NAME = {w.name: w for w in COMMAND_WORDS}
+ALIASES = {"inv": "inventory", "i": "inventory", "rules": "ruleset", "h": "help", "commands": "help"}
+
+_NO_ARGUMENTS: dict[str, Callable[[], Action]] = {
+    "join": Join,
+    "leave": Leave,
+    "lots": ShowLots,
+    "generate": GenerateLot,
+    "phase": ShowPhase,
+    "trades": ShowTrades,
+    "help": ShowHelp,
+}
+
+_BIDI_AND_CONTROL = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def clean(text: str) -> str:
+    """Drop control, format (bidi, zero-width) and separator characters a command has no use for."""
+    return "".join(
+        " " if ch in "\t\r\n" else ch
+        for ch in text
+        if ch in "\t\r\n" or unicodedata.category(ch) not in _BIDI_AND_CONTROL
+    )
+
+
+def is_command(text: str) -> bool:
+    return text.lstrip().startswith(PREFIX)
+
+
+def split_command(text: str) -> tuple[str, list[str]]:
+    """The command word (lower case, aliases resolved) and its arguments."""
+    if len(text) > MAX_COMMAND_LENGTH:
+        raise BadInputError(f"that message is too long for a command ({len(text):,} characters)")
+    body = clean(text).strip()
+    if body.startswith(PREFIX):
+        body = body[len(PREFIX) :]
+    words = body.split()
+    if not words:
+        raise BadInputError("that is not a command; `!help` lists the commands")
+    name = words[0].lower()
+    return ALIASES.get(name, name), words[1:]
+
+
+def _shown(text: str, limit: int = 24) -> str:
+    visible = "".join(ch for ch in text if ch.isprintable() and ch not in "`@")
+    return visible if len(visible) <= limit else visible[: limit - 1] + "…"
+
+
+def _number(text: str, what: str) -> int:
+    return parse_amount(text, what)
+
+
+def _exactly(args: list[str], count: int, usage: str) -> None:
+    if len(args) != count:
+        raise BadInputError(f"usage: `{usage}`")
+
+
+def _member(token: str, resolve: MemberResolver) -> str:
+    member = resolve(token)
+    if member is None:
+        raise UnknownError(f"`{_shown(token)}` is not a member I know; mention them like @name")
+    return member
+
+
+def _cards(args: list[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(a) for a in re.split(r"[\s,]+", " ".join(args)) if a)
+
+
+def parse(text: str, resolve: MemberResolver) -> Action:
+    """Read one command message; raise a ``RuleError`` whose text says what is wrong."""
+    name, args = split_command(text)
+    if name in _NO_ARGUMENTS:
+        if args and name != "help":
+            raise BadInputError(f"`!{name}` takes no arguments")
+        return _NO_ARGUMENTS[name]()
+    if name == "ruleset":
+        return ShowRuleset()
+    if name == "inventory":
+        if len(args) > 1:
+            raise BadInputError("usage: `!inventory [@member]`")
+        return ShowInventory(target=_member(args[0], resolve) if args else None)
+    if name == "bid":
+        _exactly(args, 2, "!bid LOT AMOUNT")
+        return PlaceBid(lot=_number(args[0], "lot number"), amount=_number(args[1], "bid"))
+    if name == "present":
+        cards = _cards(args)
+        if not cards:
+            raise BadInputError("usage: `!present C1 C2 C3 C4 C5`, e.g. `!present AS KS QS JS 10S`")
+        return PresentHand(cards=cards)
+    if name == "offer":
+        return _parse_offer(args, resolve)
+    if name in {"accept", "decline", "cancel"}:
+        _exactly(args, 1, f"!{name} N")
+        number = _number(args[0].lstrip("#"), "trade number")
+        if name == "accept":
+            return AcceptTrade(number=number)
+        return DeclineTrade(number=number) if name == "decline" else CancelTrade(number=number)
+    if name == "admin":
+        return _parse_admin(args, resolve)
+    raise UnknownError(f"there is no command `!{_shown(name)}`; `!help` lists the commands")
+
+
+def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:
+    usage = "usage: `!offer @member give ITEMS for ITEMS`, e.g. `!offer @bob give 10 points for AS`"
+    if not args:
+        raise BadInputError(usage)
+    target = _member(args[0], resolve)
+    rest = list(args[1:])
+    if rest and rest[0].lower() == "give":
+        rest = rest[1:]
+    lowered = [a.lower() for a in rest]
+    if lowered.count("for") != 1:
+        raise BadInputError(usage)
+    split = lowered.index("for")
+    give_text, get_text = " ".join(rest[:split]), " ".join(rest[split + 1 :])
+    if not give_text or not get_text:
+        raise BadInputError(usage + " (use `nothing` for an empty side)")
+    return OfferTrade(target=target, give=Items.parse(give_text), get=Items.parse(get_text))
+
+
+def _parse_admin(args: list[str], resolve: MemberResolver) -> Action:
+    usage = (
+        "usage: `!admin give @member ITEMS`, `!admin take @member ITEMS`, `!admin lot C1 C2` "
+        "or `!admin set OPTION VALUE`"
+    )
+    if not args:
+        raise BadInputError(usage)
+    verb, rest = args[0].lower(), args[1:]
+    if verb in {"give", "take"}:
+        if len(rest) < 2:
+            raise BadInputError(f"usage: `!admin {verb} @member ITEMS`")
+        target = _member(rest[0], resolve)
+        items = Items.parse(" ".join(rest[1:]))
+        return AdminGive(target=target, items=items) if verb == "give" else AdminTake(target=target, items=items)
+    if verb == "lot":
+        cards = _cards(rest)
+        if not cards:
+            raise BadInputError("usage: `!admin lot C1 C2`")
+        return AdminLot(cards=cards)
+    if verb == "set":
+        if len(rest) < 2:
+            raise BadInputError("usage: `!admin set OPTION VALUE`, e.g. `!admin set auction.lots_per_auction 8`")
+        return AdminSet(option=rest[0][:80], value=" ".join(rest[1:])[:200])
+    raise BadInputError(usage)

@@ -1,0 +1,144 @@
+"""Shared pieces of the rules: transitions, the checks every action starts with, and holdings.
+
+Every change of a player's points passes through ``change_holding`` so that no path can forget
+the rule that an unaffordable bid stops counting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.nomic.cards import missing_cards, remove_cards, sort_cards
+from games.nomic.context import ChannelRole, Context
+from games.nomic.errors import InsufficientError, NotAllowedError, NotAPlayerError, WrongChannelError
+from games.nomic.events import BidsInvalidated, Event
+from games.nomic.items import Items
+from games.nomic.state import Bid, Lot, Player, RoundState
+
+
+@dataclass(frozen=True)
+class Transition:
+    state: RoundState
+    events: tuple[Event, ...] = ()
+
+
+def require_channel(ctx: Context, *roles: ChannelRole) -> None:
+    if ctx.channel not in roles:
+        where = " or ".join(r.mention for r in roles)
+        raise WrongChannelError(f"use this command in {where}")
+
+
+def require_player(state: RoundState, ctx: Context) -> Player:
+    player = state.players.get(ctx.actor)
+    if player is None:
+        raise NotAPlayerError("only players can do that; use `!join` in #game-actions to become one")
+    return player
+
+
+def require_moderator(ctx: Context) -> None:
+    if not ctx.is_moderator:
+        raise NotAllowedError("only moderators can do that")
+
+
+def member_label(member_id: str) -> str:
+    """How to name a member who is not a player: a Discord mention for snowflake ids."""
+    return f"<@{member_id}>" if member_id.isdigit() else member_id
+
+
+def target_player(state: RoundState, target: str) -> Player:
+    player = state.players.get(target)
+    if player is None:
+        raise NotAPlayerError(f"{member_label(target)} is not a player")
+    return player
+
+
+def shortfall(player: Player, items: Items) -> str | None:
+    """What ``player`` lacks to hand over ``items``, or None when they have it all."""
+    lacking: list[str] = []
+    if items.points > player.points:
+        lacking.append(f"{items.points - player.points} more points (has {player.points})")
+    missing = missing_cards(player.cards, items.cards)
+    if missing:
+        lacking.append("the cards " + " ".join(c.code for c in missing))
+    if items.spm > player.spm:
+        lacking.append(f"{items.spm - player.spm} more Standard Proposal-Makers (has {player.spm})")
+    return "; ".join(lacking) if lacking else None
+
+
+def require_holding(player: Player, items: Items, who: str) -> None:
+    lacking = shortfall(player, items)
+    if lacking:
+        raise InsufficientError(f"{who} lacks {lacking}")
+
+
+def change_holding(
+    state: RoundState, player_id: str, *, add: Items | None = None, remove: Items | None = None, reason: str
+) -> Transition:
+    """Move items into or out of a player's possession and let unaffordable bids lapse.
+
+    The caller has checked possession; a negative result is a bug and raises.
+    """
+    player = state.players[player_id]
+    points, spm, cards = player.points, player.spm, player.cards
+    if remove is not None:
+        if shortfall(player, remove):
+            raise InsufficientError(f"{player.name} lacks {shortfall(player, remove)}")
+        points -= remove.points
+        spm -= remove.spm
+        cards = remove_cards(cards, remove.cards)
+    if add is not None:
+        points += add.points
+        spm += add.spm
+        cards = sort_cards((*cards, *add.cards))
+    updated = player.model_copy(update={"points": points, "spm": spm, "cards": cards})
+    state = state.model_copy(update={"players": {**state.players, player_id: updated}})
+    if points < player.points:
+        return invalidate_bids(state, player_id, reason)
+    return Transition(state)
+
+
+def bid_counts(state: RoundState, bid: Bid) -> bool:
+    """Whether a bid takes part in its lot's auction right now."""
+    if not bid.valid:
+        return False
+    if state.ruleset.auction.revive_bids:
+        player = state.players.get(bid.player)
+        return player is not None and player.points >= bid.amount
+    return True
+
+
+def highest_bid(state: RoundState, lot: Lot) -> Bid | None:
+    """The highest bid that counts; without revival the newest valid bid is the highest."""
+    if state.ruleset.auction.revive_bids:
+        counting = [b for b in lot.bids if bid_counts(state, b)]
+        return max(counting, key=lambda b: (b.amount, -b.id)) if counting else None
+    for bid in reversed(lot.bids):
+        if bid.valid:
+            return bid
+    return None
+
+
+def invalidate_bids(state: RoundState, player_id: str, reason: str, *, all_bids: bool = False) -> Transition:
+    """Mark for good the player's bids they can no longer afford (or all of them)."""
+    player = state.players.get(player_id)
+    points = player.points if player is not None else -1
+    if state.ruleset.auction.revive_bids and not all_bids and player is not None:
+        return Transition(state)
+    lost: list[tuple[int, int]] = []
+    lots = dict(state.lots)
+    for number, lot in state.lots.items():
+        if not any(b.player == player_id and b.valid and (all_bids or b.amount > points) for b in lot.bids):
+            continue
+        bids = []
+        for bid in lot.bids:
+            if bid.player == player_id and bid.valid and (all_bids or bid.amount > points):
+                bids.append(bid.model_copy(update={"valid": False}))
+                lost.append((number, bid.amount))
+            else:
+                bids.append(bid)
+        lots[number] = lot.model_copy(update={"bids": tuple(bids)})
+    if not lost:
+        return Transition(state)
+    name = player.name if player is not None else player_id
+    event = BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason)
+    return Transition(state.model_copy(update={"lots": lots}), (event,))

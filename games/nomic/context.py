@@ -1,0 +1,39 @@
+"""Who acts, where and when: what every adapter supplies with an action."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ChannelRole(StrEnum):
+    """The channels the ruleset names; ``OTHER`` is any channel it does not."""
+
+    AUCTIONS = "auctions"
+    GAME_ACTIONS = "game-actions"
+    PROPOSALS = "proposals"
+    JUDGE_ELECTIONS = "judge-elections"
+    OTHER = "other"
+
+    @property
+    def mention(self) -> str:
+        return f"#{self.value}"
+
+
+class Context(BaseModel):
+    """The circumstances of one action, stored with it so the log replays exactly."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actor: str
+    actor_name: str
+    channel: ChannelRole
+    at: datetime
+    is_moderator: bool = False
+    event_id: str = ""
+
+
+SYSTEM = "system"
+"""The actor of scheduled work."""

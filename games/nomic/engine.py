@@ -1,0 +1,155 @@
+"""One entry point for the rules: is an action legal, apply it, and apply scheduled work.
+
+Each concept lives in its own module; this file only routes actions to them, so the service,
+the simulator and the Discord adapter all reach the same checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.nomic import admin, auction, players, presenting, trades
+from games.nomic.actions import (
+    AcceptTrade,
+    Action,
+    AdminGive,
+    AdminLot,
+    AdminSet,
+    AdminTake,
+    CancelTrade,
+    DeclineTrade,
+    GenerateLot,
+    Join,
+    Leave,
+    OfferTrade,
+    PlaceBid,
+    PresentHand,
+    StartRound,
+    Tick,
+)
+from games.nomic.common import Transition
+from games.nomic.context import Context
+from games.nomic.errors import ConflictError, RuleError
+from games.nomic.events import Event, PhaseBegins, PointsGranted, RoundStarted
+from games.nomic.phases import BoundaryKind, Phase
+from games.nomic.state import RoundState, RulesetVersion
+
+_Checker = Callable[[RoundState, Context, Any], None]
+_Applier = Callable[[RoundState, Context, Any], Transition]
+
+_RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
+    Join: (players.check_join, players.apply_join),
+    Leave: (players.check_leave, players.apply_leave),
+    PlaceBid: (auction.check_bid, auction.apply_bid),
+    AdminLot: (auction.check_admin_lot, auction.apply_admin_lot),
+    PresentHand: (presenting.check_present, presenting.apply_present),
+    OfferTrade: (trades.check_offer, trades.apply_offer),
+    AcceptTrade: (trades.check_accept, trades.apply_accept),
+    DeclineTrade: (trades.check_decline, trades.apply_decline),
+    CancelTrade: (trades.check_cancel, trades.apply_cancel),
+    AdminGive: (admin.check_give, admin.apply_give),
+    AdminTake: (admin.check_take, admin.apply_take),
+    AdminSet: (admin.check_set, admin.apply_set),
+}
+
+TRADE_HISTORY = timedelta(days=7)
+"""Closed trades stay answerable (``trade 3 was declined``) this long, then leave the state."""
+
+
+def check(state: RoundState, ctx: Context, action: Action) -> None:
+    """Raise the rule error that forbids ``action``; return quietly when it is legal."""
+    if isinstance(action, GenerateLot):
+        auction.check_generate(state, ctx, action)
+        return
+    if isinstance(action, StartRound | Tick):
+        raise ConflictError("scheduled work is not a member's action")
+    rule = _RULES.get(type(action))
+    if rule is None:
+        raise RuleError(f"`{action.kind}` changes nothing")
+    rule[0](state, ctx, action)
+
+
+def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -> Transition:
+    """Apply a member's action (checking it first) and count it in ``seq``."""
+    if isinstance(action, GenerateLot):
+        step = auction.apply_generate(state, ctx, action, rng)
+    else:
+        check(state, ctx, action)
+        step = _RULES[type(action)][1](state, ctx, action)
+    return Transition(step.state.model_copy(update={"seq": state.seq + 1}), step.events)
+
+
+def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Transition:
+    version = RulesetVersion(version=1, ruleset=action.ruleset, at=ctx.at, by="initial")
+    state = RoundState(
+        guild=guild,
+        started_at=ctx.at,
+        clock=ctx.at,
+        seq=1,
+        seed=seed,
+        ruleset=action.ruleset,
+        ruleset_versions=(version,),
+        moderators=frozenset(action.moderators),
+        phase=action.phase,
+        presenting_open=action.presenting_open,
+    )
+    return Transition(state, (RoundStarted(at=ctx.at, ruleset=action.ruleset.name),))
+
+
+def deadlines(state: RoundState) -> list[datetime]:
+    """Instants of scheduled work that the state itself sets (not the weekly calendar)."""
+    del state
+    return []
+
+
+def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
+    """Apply everything due at ``tick.at``: boundaries in their fixed order, then move the clock."""
+    if tick.at <= state.clock:
+        raise ConflictError("this moment's scheduled work has already been applied")
+    events: list[Event] = []
+    for kind in sorted(tick.boundaries, key=lambda k: k.order):
+        if kind is BoundaryKind.AUCTION_END:
+            step = auction.settle_auction(state)
+            state = step.state.model_copy(
+                update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}
+            )
+            events.extend(step.events)
+            if tick.phase_ends_at is not None:
+                note = "Present a hand with `!present` before placements; generate lots with `!generate`."
+                events.append(PhaseBegins("bartering", tick.phase_ends_at, note))
+        elif kind is BoundaryKind.PLACEMENTS:
+            step = presenting.make_placements(state, rng)
+            state = step.state
+            events.extend(step.events)
+        elif kind is BoundaryKind.AUCTION_START:
+            step = _auction_start(state, tick)
+            state = step.state
+            events.extend(step.events)
+    state = state.model_copy(update={"clock": tick.at, "seq": state.seq + 1})
+    return Transition(state, tuple(events))
+
+
+def _auction_start(state: RoundState, tick: Tick) -> Transition:
+    grant = state.ruleset.auction.weekly_points
+    updated = {pid: p.model_copy(update={"points": p.points + grant}) for pid, p in state.players.items()}
+    state = trades.prune_closed_trades(state, tick.at - TRADE_HISTORY)
+    state = state.model_copy(
+        update={
+            "players": updated,
+            "phase": Phase.AUCTION,
+            "presenting_open": False,
+            "hands": {},
+            "presented_this_phase": frozenset(),
+        }
+    )
+    events: list[Event] = []
+    if tick.phase_ends_at is not None:
+        lots = len(state.lots)
+        note = f"{lots} lot{'s are' if lots != 1 else ' is'} up for auction: `!lots` in #auctions."
+        events.append(PhaseBegins("auction", tick.phase_ends_at, note))
+    if updated:
+        events.append(PointsGranted(grant, len(updated)))
+    return Transition(state, tuple(events))

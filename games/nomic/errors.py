@@ -1,0 +1,43 @@
+"""Typed rule errors. Each carries a sentence an adapter can show as the answer as it is."""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """An action that the rules do not allow; nothing was changed."""
+
+
+class BadInputError(RuleError):
+    """The command could not be read (missing or malformed arguments)."""
+
+
+class BadCardError(BadInputError):
+    """Text that is not a card code."""
+
+
+class NotAPlayerError(RuleError):
+    """Only players may act, vote and possess items."""
+
+
+class WrongChannelError(RuleError):
+    """The command belongs to another channel."""
+
+
+class WrongPhaseError(RuleError):
+    """The action is not allowed at this time of the week."""
+
+
+class NotAllowedError(RuleError):
+    """The member lacks the office or permission the action needs."""
+
+
+class UnknownError(RuleError):
+    """A lot, trade, member or other numbered thing that does not exist."""
+
+
+class InsufficientError(RuleError):
+    """The actor does not possess what the action needs."""
+
+
+class ConflictError(RuleError):
+    """The action contradicts the current state (already done, too low, not open)."""

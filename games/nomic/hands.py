@@ -1,0 +1,202 @@
+"""Ranking presented hands and turning them into placements.
+
+The cards come from dice, so a hand may hold the same card twice and even five of a kind. The
+rule text orders hands by category and then, inside a category, card by card from the highest
+card down (rank with the ace always high, then suit). The ``poker_kickers`` option swaps that
+tie-break for the poker one; ``wrap_around`` lets straights run over the ace.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from itertools import groupby
+
+from games.nomic.cards import Card, sort_cards
+from games.nomic.errors import BadInputError
+
+HAND_SIZE = 5
+
+
+class Category(IntEnum):
+    """Hand categories, numbered so that a better category compares greater."""
+
+    HIGH_CARD = 1
+    ONE_PAIR = 2
+    TWO_PAIR = 3
+    THREE_OF_A_KIND = 4
+    STRAIGHT = 5
+    FLUSH = 6
+    FULL_HOUSE = 7
+    FOUR_OF_A_KIND = 8
+    STRAIGHT_FLUSH = 9
+    FIVE_OF_A_KIND = 10
+
+    @property
+    def label(self) -> str:
+        """The name players read in placements."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    Category.HIGH_CARD: "High Card",
+    Category.ONE_PAIR: "One Pair",
+    Category.TWO_PAIR: "Two Pair",
+    Category.THREE_OF_A_KIND: "Three of a Kind",
+    Category.STRAIGHT: "Straight",
+    Category.FLUSH: "Flush",
+    Category.FULL_HOUSE: "Full House",
+    Category.FOUR_OF_A_KIND: "Four of a Kind",
+    Category.STRAIGHT_FLUSH: "Straight Flush",
+    Category.FIVE_OF_A_KIND: "Five of a Kind",
+}
+
+Key = tuple[tuple[int, int], ...]
+"""A tie-break key; pairs so that both tie-break rules share one comparable type."""
+
+
+@dataclass(frozen=True, order=True)
+class HandRank:
+    """A hand's standing: hands compare by category, then by ``key``; ``cards`` is for display.
+
+    Two ranks are equal exactly when the active tie-break rule cannot separate the hands, which
+    is when placement falls back to a coin toss.
+    Keys made with and without ``poker_kickers`` have different meanings; compare only ranks
+    made under the same options.
+    """
+
+    category: Category
+    key: Key
+    cards: tuple[Card, ...] = field(compare=False)
+
+    @property
+    def label(self) -> str:
+        return self.category.label
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One player's place; ``coin_toss`` says a toss ordered them against an identical hand."""
+
+    place: int
+    player: str
+    rank: HandRank
+    coin_toss: bool
+
+
+def _run_start(ranks: set[int], *, wrap_around: bool) -> int | None:
+    """The rank a run of five begins at (1..13), or None when the ranks are not sequential.
+
+    Runs are read on the circle A-2-...-K-A: starts 1..9 are ordinary runs, 10 is 10-J-Q-K-A and
+    11..13 are the runs that wrap over the ace, allowed only with ``wrap_around``.
+    """
+    if len(ranks) != HAND_SIZE:
+        return None
+    last_start = 13 if wrap_around else 10
+    for start in range(1, last_start + 1):
+        if {(start - 1 + i) % 13 + 1 for i in range(HAND_SIZE)} == ranks:
+            return start
+    return None
+
+
+def _poker_run_top(start: int) -> int:
+    """A run's poker value: its top card, where only 10-J-Q-K-A lets the ace count high.
+
+    A-2-3-4-5 is five-high, the lowest ordinary straight. A wrapped run is valued by its top
+    card in the wrapped order (J-Q-K-A-2 is two-high, K-A-2-3-4 four-high), so every wrapped
+    run ranks below A-2-3-4-5: the ace in them is neither high nor low.
+    """
+    top = start + HAND_SIZE - 1
+    if top == 14:
+        return 14
+    return top if top <= 13 else top - 13
+
+
+def _category(cards: Sequence[Card], run_start: int | None) -> Category:
+    """The highest category the hand satisfies, in the order the rule text lists them."""
+    counts = sorted(Counter(c.rank for c in cards).values(), reverse=True)
+    same_suit = len({c.suit for c in cards}) == 1
+    if counts[0] == 5:
+        return Category.FIVE_OF_A_KIND
+    if run_start is not None and same_suit:
+        return Category.STRAIGHT_FLUSH
+    if counts[0] == 4:
+        return Category.FOUR_OF_A_KIND
+    if counts[:2] == [3, 2]:
+        return Category.FULL_HOUSE
+    if same_suit:
+        return Category.FLUSH
+    if run_start is not None:
+        return Category.STRAIGHT
+    if counts[0] == 3:
+        return Category.THREE_OF_A_KIND
+    if counts[:2] == [2, 2]:
+        return Category.TWO_PAIR
+    if counts[0] == 2:
+        return Category.ONE_PAIR
+    return Category.HIGH_CARD
+
+
+def _poker_key(cards: Sequence[Card], category: Category, run_start: int | None) -> Key:
+    """Poker tie-break as ``(count, rank)`` pairs, suits ignored.
+
+    Straights compare by the run's top card alone. Flushes and high cards compare ranks from the
+    highest down, as in poker; a flush that holds a pair is still compared card by card, since
+    its category comes from the suit, not the pair. Every other category compares its groups,
+    largest group first and higher rank first among equal groups, then kickers. Inside one
+    category the counts agree, so the ranks decide.
+    """
+    if run_start is not None and category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        return ((1, _poker_run_top(run_start)),)
+    highs = sorted((c.high for c in cards), reverse=True)
+    if category in (Category.FLUSH, Category.HIGH_CARD):
+        return tuple((1, h) for h in highs)
+    groups = [(len(list(same)), high) for high, same in groupby(highs)]
+    return tuple(sorted(groups, reverse=True))
+
+
+def rank_hand(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers: bool = False) -> HandRank:
+    """Rank a five-card hand; identical cards are allowed because cards are rolled.
+
+    By default the tie-break is the rule text's: the cards from highest to lowest, each by
+    ``Card.strength`` (ace always high, then Spades > Hearts > Clubs > Diamonds). So A-2-3-4-5
+    beats K-Q-J-10-9, and a pair of twos with an ace beats a pair of kings without one.
+    """
+    if len(cards) != HAND_SIZE:
+        raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
+    run_start = _run_start({c.rank for c in cards}, wrap_around=wrap_around)
+    category = _category(cards, run_start)
+    ordered = sort_cards(cards)
+    key = _poker_key(cards, category, run_start) if poker_kickers else tuple(c.strength for c in ordered)
+    return HandRank(category=category, key=key, cards=ordered)
+
+
+def place_hands(
+    hands: Mapping[str, Sequence[Card]],
+    rng: random.Random,
+    *,
+    wrap_around: bool = False,
+    poker_kickers: bool = False,
+) -> list[Placement]:
+    """Places 1..n, best hand first; identical hands are ordered by coin tosses from ``rng``.
+
+    Players are sorted by name before anything else so that the mapping's order cannot change
+    the result, and a given ``rng`` state always gives the same tosses.
+    """
+    ranked = [
+        (player, rank_hand(hands[player], wrap_around=wrap_around, poker_kickers=poker_kickers))
+        for player in sorted(hands)
+    ]
+    ranked.sort(key=lambda pair: pair[1], reverse=True)
+    placements: list[Placement] = []
+    for _, tied_iter in groupby(ranked, key=lambda pair: pair[1]):
+        tied = list(tied_iter)
+        tossed = len(tied) > 1
+        if tossed:
+            rng.shuffle(tied)
+        for player, rank in tied:
+            placements.append(Placement(len(placements) + 1, player, rank, tossed))
+    return placements

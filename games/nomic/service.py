@@ -1,0 +1,261 @@
+"""The round's service: the rules plus the store, one guild at a time.
+
+A state-changing action is checked, applied to the cached state, logged and committed, and
+only then becomes the guild's state and gets its answer. The state is the latest snapshot plus
+the actions logged after it, replayed through the same rules with the same seeded dice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from games.nomic import engine
+from games.nomic.actions import Action, StartRound, Tick
+from games.nomic.common import Transition
+from games.nomic.context import SYSTEM, ChannelRole, Context
+from games.nomic.errors import ConflictError, RuleError
+from games.nomic.events import Event
+from games.nomic.state import RoundState
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 200
+"""Actions between snapshots; a restart replays at most this many."""
+
+
+class LoggedActionLike(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def body(self) -> str: ...
+
+
+class SnapshotLike(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def body(self) -> str: ...
+
+
+class ActionStore(Protocol):
+    """What the service needs of persistence (``data.store.Store`` provides it)."""
+
+    async def seed(self, guild: str) -> str | None: ...
+
+    async def load(self, guild: str) -> tuple[SnapshotLike | None, Sequence[LoggedActionLike]]: ...
+
+    async def append(
+        self,
+        guild: str,
+        *,
+        seq: int,
+        event_id: str,
+        at: datetime,
+        actor: str,
+        kind: str,
+        body: str,
+        source_line: int | None = None,
+        seed: str | None = None,
+        snapshot: str | None = None,
+    ) -> bool: ...
+
+    async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None: ...
+
+
+class _Entry(BaseModel):
+    """One logged action: its circumstances and the action itself."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ctx: Context
+    action: Action
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one action: what happened, or why nothing did."""
+
+    events: tuple[Event, ...] = ()
+    error: RuleError | None = None
+    duplicate: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None and not self.duplicate
+
+    def text(self) -> str:
+        if self.error is not None:
+            return f"Sorry, that did not work: {self.error}."
+        return "\n".join(e.text() for e in self.events)
+
+
+def action_rng(seed: str, seq: int) -> random.Random:
+    """The dice of the action logged as ``seq``: the same on every replay of the log."""
+    return random.Random(f"{seed}:{seq}")
+
+
+class NotStartedError(ConflictError):
+    """The guild has no round yet."""
+
+
+class RoundService:
+    def __init__(self, store: ActionStore, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self._store = store
+        self._states: dict[str, RoundState] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._snapshot_every = snapshot_every
+
+    def _lock(self, guild: str) -> asyncio.Lock:
+        return self._locks.setdefault(guild, asyncio.Lock())
+
+    async def state(self, guild: str) -> RoundState | None:
+        """The guild's current state, loaded from the store on first use."""
+        cached = self._states.get(guild)
+        if cached is not None:
+            return cached
+        async with self._lock(guild):
+            return await self._load(guild)
+
+    async def _load(self, guild: str) -> RoundState | None:
+        if guild in self._states:
+            return self._states[guild]
+        snapshot, tail = await self._store.load(guild)
+        state = RoundState.model_validate_json(snapshot.body) if snapshot is not None else None
+        for row in tail:
+            state = self._replay(guild, state, row)
+        if state is not None:
+            self._states[guild] = state
+            if tail:
+                await self._store.write_snapshot(guild, seq=state.seq, at=state.clock, body=state.model_dump_json())
+        return state
+
+    def _replay(self, guild: str, state: RoundState | None, row: LoggedActionLike) -> RoundState | None:
+        entry = _Entry.model_validate_json(row.body)
+        action = entry.action
+        if isinstance(action, StartRound):
+            seed = json.loads(row.body).get("seed", "")
+            return engine.start_round(guild, seed, entry.ctx, action).state
+        if state is None:
+            raise RuntimeError(f"guild {guild}: action {row.seq} logged before the round started")
+        if row.seq != state.seq + 1:
+            raise RuntimeError(f"guild {guild}: log jumps from {state.seq} to {row.seq}")
+        rng = action_rng(state.seed, row.seq)
+        try:
+            if isinstance(action, Tick):
+                return engine.advance(state, action, rng).state
+            return engine.apply(state, entry.ctx, action, rng).state
+        except RuleError:
+            log.exception("guild %s: logged action %s no longer applies; skipped", guild, row.seq)
+            return state.model_copy(update={"seq": row.seq})
+
+    async def start(
+        self,
+        guild: str,
+        ctx: Context,
+        action: StartRound,
+        *,
+        seed: str | None = None,
+        source_line: int | None = None,
+    ) -> Outcome:
+        async with self._lock(guild):
+            if await self._load(guild) is not None:
+                return Outcome(error=ConflictError("the round has already started"))
+            seed = seed if seed is not None else secrets.token_hex(16)
+            step = engine.start_round(guild, seed, ctx, action)
+            body = json.dumps({**json.loads(_Entry(ctx=ctx, action=action).model_dump_json()), "seed": seed})
+            stored = await self._store.append(
+                guild,
+                seq=step.state.seq,
+                event_id=ctx.event_id or f"start:{ctx.at.isoformat()}",
+                at=ctx.at,
+                actor=ctx.actor,
+                kind=action.kind,
+                body=body,
+                source_line=source_line,
+                seed=seed,
+                snapshot=step.state.model_dump_json(),
+            )
+            if not stored:
+                return Outcome(duplicate=True)
+            self._states[guild] = step.state
+            return Outcome(events=step.events)
+
+    async def act(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> Outcome:
+        """Check, apply, log and commit one member's action; then answer."""
+        async with self._lock(guild):
+            state = await self._load(guild)
+            if state is None:
+                return Outcome(error=NotStartedError("the round has not started on this server yet"))
+            try:
+                step = engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1))
+            except RuleError as exc:
+                return Outcome(error=exc)
+            return await self._commit(guild, ctx, action, step, source_line)
+
+    async def tick(self, guild: str, tick: Tick) -> Outcome:
+        """Apply the scheduled work due at ``tick.at``, exactly once."""
+        async with self._lock(guild):
+            state = await self._load(guild)
+            if state is None:
+                return Outcome(error=NotStartedError("the round has not started on this server yet"))
+            if tick.at <= state.clock:
+                return Outcome(duplicate=True)
+            step = engine.advance(state, tick, action_rng(state.seed, state.seq + 1))
+            ctx = Context(
+                actor=SYSTEM,
+                actor_name="the scheduler",
+                channel=ChannelRole.OTHER,
+                at=tick.at,
+                event_id=f"tick:{tick.at.isoformat()}",
+            )
+            return await self._commit(guild, ctx, tick, step, None, snapshot=True)
+
+    async def _commit(
+        self,
+        guild: str,
+        ctx: Context,
+        action: Action,
+        step: Transition,
+        source_line: int | None,
+        *,
+        snapshot: bool = False,
+    ) -> Outcome:
+        new = step.state
+        take_snapshot = snapshot or new.seq % self._snapshot_every == 0
+        stored = await self._store.append(
+            guild,
+            seq=new.seq,
+            event_id=ctx.event_id or f"seq:{new.seq}",
+            at=ctx.at,
+            actor=ctx.actor,
+            kind=action.kind,
+            body=_Entry(ctx=ctx, action=action).model_dump_json(),
+            source_line=source_line,
+            snapshot=new.model_dump_json() if take_snapshot else None,
+        )
+        if not stored:
+            return Outcome(duplicate=True)
+        self._states[guild] = new
+        return Outcome(events=step.events)
+
+    async def save_snapshots(self) -> None:
+        """Write every cached state so the next start replays nothing (on a clean shutdown)."""
+        for guild, state in self._states.items():
+            async with self._lock(guild):
+                await self._store.write_snapshot(guild, seq=state.seq, at=state.clock, body=state.model_dump_json())
+
+    def forget(self, guild: str) -> None:
+        self._states.pop(guild, None)
+

@@ -1,0 +1,85 @@
+"""Running scheduled work: catch-up to an instant, and live scheduling on APScheduler.
+
+Jobs are never stored: at start each guild's next job is derived from its stored state, and
+every boundary missed while the bot was down is applied first, in order, exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from games.nomic.service import Outcome, RoundService
+from scheduler.clock import Clock
+from scheduler.due import next_tick
+
+log = logging.getLogger(__name__)
+
+Announce = Callable[[str, datetime, Outcome], Awaitable[None]]
+"""Called with the guild, the instant and the outcome of each tick applied."""
+
+MAX_CATCH_UP = 10_000
+"""More boundaries than this in one catch-up means a broken clock, not downtime."""
+
+
+async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tuple[datetime, Outcome]]:
+    """Apply, in order, every tick of ``guild`` due at or before ``now``; each with its instant."""
+    outcomes: list[tuple[datetime, Outcome]] = []
+    for _ in range(MAX_CATCH_UP):
+        state = await service.state(guild)
+        if state is None:
+            break
+        tick = next_tick(state)
+        if tick.at > now:
+            break
+        outcome = await service.tick(guild, tick)
+        outcomes.append((tick.at, outcome))
+    else:
+        log.error("guild %s: stopped catching up after %d ticks", guild, MAX_CATCH_UP)
+    return outcomes
+
+
+class LiveScheduler:
+    """One date job per guild, re-armed after each run from the state it produced."""
+
+    def __init__(self, service: RoundService, clock: Clock, announce: Announce) -> None:
+        self._service = service
+        self._clock = clock
+        self._announce = announce
+        self._scheduler = AsyncIOScheduler(timezone="UTC")
+
+    def start(self) -> None:
+        self._scheduler.start()
+
+    def shutdown(self) -> None:
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+
+    async def resume(self, guilds: list[str]) -> None:
+        """At start: catch every guild up, then arm its next job."""
+        for guild in guilds:
+            await self.run_due(guild)
+
+    async def run_due(self, guild: str) -> None:
+        for at, outcome in await catch_up(self._service, guild, self._clock.now()):
+            await self._announce(guild, at, outcome)
+        await self.arm(guild)
+
+    async def arm(self, guild: str) -> None:
+        state = await self._service.state(guild)
+        if state is None:
+            return
+        at = next_tick(state).at
+        self._scheduler.add_job(
+            self.run_due,
+            trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),
+            args=[guild],
+            id=f"round:{guild}",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
