@@ -14,15 +14,25 @@ from bot.texts import help_text, phase_text
 from games.nomic import commands, views
 from games.nomic.actions import (
     Action,
+    DeleteMessage,
+    EditMessage,
+    Propose,
+    React,
     ShowHelp,
     ShowInventory,
     ShowLots,
     ShowPhase,
+    ShowProposals,
     ShowRuleset,
+    ShowRulesetDiff,
+    ShowRulesetHistory,
+    ShowRulings,
     ShowTrades,
+    Stand,
 )
 from games.nomic.context import ChannelRole, Context
-from games.nomic.errors import RuleError
+from games.nomic.errors import BadInputError, RuleError
+from games.nomic.proposals import vote_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from scheduler.live import catch_up
 
@@ -39,6 +49,8 @@ class Post:
     private: bool = False
     """Only the acting member sees it (ephemeral or DM)."""
     at: datetime | None = None
+    reply_to: str | None = None
+    """For an announcement: the message it answers (a proposal's outcome answers the proposal)."""
 
 
 def error_text(error: RuleError) -> str:
@@ -48,10 +60,13 @@ def error_text(error: RuleError) -> str:
 
 def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
     """Announcements of scheduled work, one message per channel, in event order."""
-    by_channel: dict[ChannelRole, list[str]] = {}
+    grouped: dict[tuple[ChannelRole, str | None], list[str]] = {}
     for event in outcome.events:
-        by_channel.setdefault(event.channel, []).append(event.text())
-    return [Post("\n".join(texts), channel=channel, at=at) for channel, texts in by_channel.items()]
+        grouped.setdefault((event.channel, event.reply_to()), []).append(event.text())
+    return [
+        Post("\n".join(texts), channel=channel, at=at, reply_to=reply_to)
+        for (channel, reply_to), texts in grouped.items()
+    ]
 
 
 class Router:
@@ -72,11 +87,20 @@ class Router:
         content: str,
         resolve: commands.MemberResolver,
         *,
+        message_id: str | None = None,
         source_line: int | None = None,
     ) -> list[Post]:
-        """A message in a channel: a command gets an answer; other text is not ours (yet)."""
+        """A message: a command gets an answer; in #proposals and #judge-elections text counts too."""
         if not commands.is_command(content):
-            return []
+            if message_id is None or ctx.channel not in {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}:
+                return []
+            text = commands.clean_keep_lines(content)
+            action: Action
+            if ctx.channel is ChannelRole.PROPOSALS:
+                action = Propose(message=message_id, text=text)
+            else:
+                action = Stand(message=message_id, text=text)
+            return await self.run(guild, ctx, action, source_line=source_line)
         try:
             action = commands.parse(content, resolve)
         except RuleError as exc:
@@ -97,6 +121,45 @@ class Router:
             return [Post(error_text(outcome.error))]
         return [Post(outcome.text())]
 
+    async def reaction(
+        self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None
+    ) -> list[Post]:
+        """A reaction: 👍 and 👎 on proposals and candidacies are recorded; the rest is ignored."""
+        vote = vote_of(emoji)
+        if vote is None:
+            return []
+        action = React(message=message_id, vote=vote, added=added)
+        await self._silently(guild, ctx, action, source_line)
+        return []
+
+    async def edit(
+        self, guild: str, ctx: Context, message_id: str, content: str, *, source_line: int | None = None
+    ) -> list[Post]:
+        """An edit retracts a proposal in its vote and amends one still waiting for it."""
+        action = EditMessage(message=message_id, text=commands.clean_keep_lines(content))
+        return await self._silently(guild, ctx, action, source_line, answer_bad_input=message_id)
+
+    async def delete(self, guild: str, ctx: Context, message_id: str, *, source_line: int | None = None) -> list[Post]:
+        return await self._silently(guild, ctx, DeleteMessage(message=message_id), source_line)
+
+    async def _silently(
+        self,
+        guild: str,
+        ctx: Context,
+        action: Action,
+        source_line: int | None,
+        *,
+        answer_bad_input: str | None = None,
+    ) -> list[Post]:
+        """Events that are not commands: what does not apply is ignored without an answer."""
+        outcome = await self.service.act(guild, ctx, action, source_line=source_line)
+        if isinstance(outcome.error, BadInputError) and answer_bad_input is not None:
+            text = f"{error_text(outcome.error)} The proposal keeps its earlier text."
+            return [Post(text, channel=ctx.channel, reply_to=answer_bad_input)]
+        if not outcome.accepted:
+            return []
+        return outcome_posts(outcome, ctx.at)
+
     async def _query(self, guild: str, ctx: Context, action: Action) -> str:
         if isinstance(action, ShowHelp):
             return help_text(ctx.channel, is_moderator=ctx.is_moderator)
@@ -114,4 +177,12 @@ class Router:
             return views.ruleset(state)
         if isinstance(action, ShowTrades):
             return views.trades(state, ctx.actor)
+        if isinstance(action, ShowRulesetHistory):
+            return views.ruleset_history(state)
+        if isinstance(action, ShowRulesetDiff):
+            return views.ruleset_diff(state, action.old, action.new)
+        if isinstance(action, ShowProposals):
+            return views.proposals(state)
+        if isinstance(action, ShowRulings):
+            return views.rulings(state)
         raise RuleError(f"`{action.kind}` is not a question I can answer")

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.sim.world import iso
 from games.nomic.common import highest_bid
+from games.nomic.proposals import tally
 from games.nomic.state import RoundState
 
 
@@ -41,14 +42,39 @@ def state_document(state: RoundState | None, now: datetime) -> dict[str, Any]:
                 "high_bid": {"player": high.player, "amount": high.amount} if high is not None else None,
             }
         )
+    proposals = []
+    for p in sorted(state.proposals.values(), key=lambda p: p.number):
+        votes_for, votes_against = (p.votes_for, p.votes_against) if not p.status.open else tally(state, p.message)
+        proposals.append(
+            {
+                "message": p.message,
+                "number": p.number,
+                "author": p.author,
+                "class": p.kind.value,
+                "status": p.status.value,
+                "votes_for": votes_for,
+                "votes_against": votes_against,
+            }
+        )
+    rulings = [
+        {
+            "request": r.number,
+            "status": r.status.value,
+            "by": r.by,
+            "rulings": len(r.rulings),
+            "confidence_vote": r.confidence is not None,
+        }
+        for _, r in sorted(state.requests.items())
+    ]
     return {
         "now": iso(now),
         "phase": state.phase.value,
-        "judge": None,
+        "judge": state.judge,
         "players": players,
         "lots": lots,
-        "proposals": [],
-        "rulings": [],
+        "proposals": proposals,
+        "rulings": rulings,
+        "candidacies": [c.author for c in state.candidacies.values()],
         "tables": [],
         "ruleset_version": state.ruleset_version,
         "trades": [

@@ -143,6 +143,8 @@ class World:
     on_say: Callable[[Said], None] | None = None
     ruleset_loader: Callable[[str], Ruleset] = load_ruleset
     seed: str | None = None
+    deleted: set[str] = field(default_factory=set)
+    _events: int = 0
 
     @property
     def service(self) -> RoundService:
@@ -165,7 +167,7 @@ class World:
             if post.private:
                 self._say(Said(when, post.text, to=actor, reply_to=reply_to))
             elif post.channel is not None:
-                self._say(Said(when, post.text, channel=post.channel.value))
+                self._say(Said(when, post.text, channel=post.channel.value, reply_to=post.reply_to))
             else:
                 self._say(Said(when, post.text, channel=channel, reply_to=reply_to))
 
@@ -188,6 +190,8 @@ class World:
         if not replaying:
             if isinstance(line, MessageLine):
                 self.seen_messages.add(line.id)
+            if isinstance(line, DeleteLine):
+                self.deleted.add(line.message)
             if isinstance(line, SetupLine):
                 self.started = True
             return
@@ -198,6 +202,10 @@ class World:
             await self._message(line, number)
         elif isinstance(line, LeaveLine):
             await self._leave(line, number)
+        elif isinstance(line, ReactLine):
+            await self._react(line, number)
+        elif isinstance(line, EditLine | DeleteLine):
+            await self._change(line, number)
 
     def context(self, actor: str, channel: str, at: datetime, event_id: str) -> Context:
         return Context(
@@ -228,8 +236,38 @@ class World:
                 self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{line.id}")
-        posts = await self.router.message(GUILD, ctx, line.content, self.resolve, source_line=number)
+        posts = await self.router.message(
+            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number
+        )
         self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
+
+    def _event_id(self, kind: str, message: str, number: int | None) -> str:
+        """Scenario lines are unique by number; console lines by a counter."""
+        return f"{kind}:{message}:{number if number is not None else f'c{self._events}'}"
+
+    async def _react(self, line: ReactLine, number: int | None) -> None:
+        """Reactions on messages the server never saw are ignored."""
+        if not self.started or line.message not in self.messages:
+            return
+        self._events += 1
+        channel = self.messages[line.message].channel
+        ctx = self.context(line.user, channel, line.at, self._event_id(line.type, line.message, number))
+        await self.router.reaction(
+            GUILD, ctx, line.message, line.emoji, added=line.type == "react", source_line=number
+        )
+
+    async def _change(self, line: EditLine | DeleteLine, number: int | None) -> None:
+        original = self.messages.get(line.message)
+        if not self.started or original is None or line.message in self.deleted:
+            return
+        self._events += 1
+        ctx = self.context(original.author, original.channel, line.at, self._event_id(line.type, line.message, number))
+        if isinstance(line, EditLine):
+            posts = await self.router.edit(GUILD, ctx, line.message, line.content, source_line=number)
+        else:
+            self.deleted.add(line.message)
+            posts = await self.router.delete(GUILD, ctx, line.message, source_line=number)
+        self._emit(posts, channel=original.channel, actor=original.author, reply_to=None, at=line.at)
 
     async def _leave(self, line: LeaveLine, number: int | None) -> None:
         if not self.started:

@@ -15,6 +15,7 @@ from games.nomic.cards import CardField
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Ruleset
+from games.nomic.state import Vote
 
 
 class _Action(BaseModel):
@@ -110,6 +111,72 @@ class AdminSet(_Action):
     value: str
 
 
+class Propose(_Action):
+    """A player's message in #proposals."""
+
+    kind: Literal["propose"] = "propose"
+    message: str
+    text: str
+
+
+class Stand(_Action):
+    """A player's message in #judge-elections: a candidacy."""
+
+    kind: Literal["stand"] = "stand"
+    message: str
+    text: str
+
+
+class React(_Action):
+    """A vote reaction added to or removed from a tracked message."""
+
+    kind: Literal["react"] = "react"
+    message: str
+    vote: Vote
+    added: bool = True
+
+
+class EditMessage(_Action):
+    kind: Literal["edit"] = "edit"
+    message: str
+    text: str
+
+
+class DeleteMessage(_Action):
+    kind: Literal["delete"] = "delete"
+    message: str
+
+
+class MakeRequest(_Action):
+    kind: Literal["request"] = "request"
+    text: str
+
+
+class GiveRuling(_Action):
+    kind: Literal["rule"] = "rule"
+    number: int
+    text: str
+
+
+class Challenge(_Action):
+    kind: Literal["overturn"] = "overturn"
+    number: int
+
+
+class CastConfidence(_Action):
+    kind: Literal["confidence"] = "confidence"
+    number: int
+    overturn: bool
+
+
+class AssentRemoval(_Action):
+    kind: Literal["remove_judge"] = "remove_judge"
+
+
+class Resign(_Action):
+    kind: Literal["resign"] = "resign"
+
+
 class Tick(_Action):
     """Scheduled work due at ``at`` (phase boundaries and the like)."""
 
@@ -141,6 +208,24 @@ class ShowTrades(_Query):
     kind: Literal["trades"] = "trades"
 
 
+class ShowRulesetHistory(_Query):
+    kind: Literal["ruleset_history"] = "ruleset_history"
+
+
+class ShowRulesetDiff(_Query):
+    kind: Literal["ruleset_diff"] = "ruleset_diff"
+    old: int
+    new: int
+
+
+class ShowProposals(_Query):
+    kind: Literal["proposals"] = "proposals"
+
+
+class ShowRulings(_Query):
+    kind: Literal["rulings"] = "rulings"
+
+
 class ShowHelp(_Query):
     kind: Literal["help"] = "help"
 
@@ -160,12 +245,27 @@ Action = Annotated[
     | AdminTake
     | AdminLot
     | AdminSet
+    | Propose
+    | Stand
+    | React
+    | EditMessage
+    | DeleteMessage
+    | MakeRequest
+    | GiveRuling
+    | Challenge
+    | CastConfidence
+    | AssentRemoval
+    | Resign
     | Tick
     | ShowInventory
     | ShowLots
     | ShowPhase
     | ShowRuleset
     | ShowTrades
+    | ShowRulesetHistory
+    | ShowRulesetDiff
+    | ShowProposals
+    | ShowRulings
     | ShowHelp,
     Field(discriminator="kind"),
 ]

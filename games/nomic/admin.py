@@ -8,13 +8,14 @@ from games.nomic.actions import AdminGive, AdminSet, AdminTake
 from games.nomic.common import (
     Transition,
     change_holding,
+    invalidate_bids,
     require_holding,
     require_moderator,
     target_player,
 )
 from games.nomic.context import Context
 from games.nomic.errors import BadInputError
-from games.nomic.events import ItemsAdjusted, OptionChanged
+from games.nomic.events import Event, ItemsAdjusted, OptionChanged
 from games.nomic.state import RoundState, RulesetVersion
 
 
@@ -68,7 +69,15 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
     )
     state = state.model_copy(update={"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)})
     event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name)
-    return Transition(state, (event,))
+    events: list[Event] = [event]
+    if state.ruleset_versions[-2].ruleset.auction.revive_bids and not ruleset.auction.revive_bids:
+        # Bids that were only waiting to become affordable again lapse for good now, as they
+        # would have without the option; otherwise settlement could charge more than a player has.
+        for player_id in sorted(state.players):
+            step = invalidate_bids(state, player_id, "bids no longer revive")
+            state = step.state
+            events.extend(step.events)
+    return Transition(state, tuple(events))
 
 
 def _show(value: object) -> str:

@@ -18,19 +18,29 @@ from games.nomic.actions import (
     AdminLot,
     AdminSet,
     AdminTake,
+    AssentRemoval,
     CancelTrade,
+    CastConfidence,
+    Challenge,
     DeclineTrade,
     GenerateLot,
+    GiveRuling,
     Join,
     Leave,
+    MakeRequest,
     OfferTrade,
     PlaceBid,
     PresentHand,
+    Resign,
     ShowHelp,
     ShowInventory,
     ShowLots,
     ShowPhase,
+    ShowProposals,
     ShowRuleset,
+    ShowRulesetDiff,
+    ShowRulesetHistory,
+    ShowRulings,
     ShowTrades,
 )
 from games.nomic.cards import Card
@@ -70,7 +80,17 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("decline", "!decline N", "decline trade N offered to you", _GA),
     CommandWord("cancel", "!cancel N", "withdraw your own trade offer N", _GA),
     CommandWord("trades", "!trades", "your open trade offers, both ways"),
-    CommandWord("ruleset", "!ruleset", "the rules in force, with every option and its value"),
+    CommandWord("proposals", "!proposals", "open proposals and recent outcomes"),
+    CommandWord("request", "!request TEXT", "ask the judge a question or for the truth of a statement", _GA),
+    CommandWord("rule", "!rule N TEXT", "judge: answer request N (again, to replace your ruling)", _GA),
+    CommandWord("overturn", "!overturn N", "call a vote of confidence on the ruling on request N", _GA),
+    CommandWord("confidence", "!confidence N overturn|affirm", "vote in the vote of confidence on request N", _GA),
+    CommandWord("remove-judge", "!remove-judge", "assent to removing the judge", _GA),
+    CommandWord("resign", "!resign", "judge: step down", _GA),
+    CommandWord("rulings", "!rulings", "requests to the judge and the status of each ruling"),
+    CommandWord(
+        "ruleset", "!ruleset [history | diff V1 V2]", "the rules in force, their versions, or what changed"
+    ),
     CommandWord("phase", "!phase", "the current phase and the time left in it"),
     CommandWord("help", "!help", "what you can do here"),
     CommandWord(
@@ -81,7 +101,15 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     ),
 )
 COMMANDS_BY_NAME = {w.name: w for w in COMMAND_WORDS}
-ALIASES = {"inv": "inventory", "i": "inventory", "rules": "ruleset", "h": "help", "commands": "help"}
+ALIASES = {
+    "inv": "inventory",
+    "i": "inventory",
+    "rules": "ruleset",
+    "h": "help",
+    "commands": "help",
+    "removejudge": "remove-judge",
+    "remove_judge": "remove-judge",
+}
 
 _NO_ARGUMENTS: dict[str, Callable[[], Action]] = {
     "join": Join,
@@ -91,6 +119,10 @@ _NO_ARGUMENTS: dict[str, Callable[[], Action]] = {
     "phase": ShowPhase,
     "trades": ShowTrades,
     "help": ShowHelp,
+    "proposals": ShowProposals,
+    "rulings": ShowRulings,
+    "remove-judge": AssentRemoval,
+    "resign": Resign,
 }
 
 _BIDI_AND_CONTROL = {"Cc", "Cf", "Zl", "Zp"}
@@ -156,7 +188,24 @@ def parse(text: str, resolve: MemberResolver) -> Action:
             raise BadInputError(f"`!{name}` takes no arguments")
         return _NO_ARGUMENTS[name]()
     if name == "ruleset":
-        return ShowRuleset()
+        return _parse_ruleset(args)
+    if name == "request":
+        if not args:
+            raise BadInputError("usage: `!request TEXT`")
+        return MakeRequest(text=_rest(text, 1))
+    if name == "rule":
+        if len(args) < 2:
+            raise BadInputError("usage: `!rule N TEXT`")
+        return GiveRuling(number=_number(args[0].lstrip("#"), "request number"), text=_rest(text, 2))
+    if name == "overturn":
+        _exactly(args, 1, "!overturn N")
+        return Challenge(number=_number(args[0].lstrip("#"), "request number"))
+    if name == "confidence":
+        _exactly(args, 2, "!confidence N overturn|affirm")
+        side = args[1].lower()
+        if side not in {"overturn", "affirm"}:
+            raise BadInputError("vote `overturn` or `affirm`, e.g. `!confidence 3 affirm`")
+        return CastConfidence(number=_number(args[0].lstrip("#"), "request number"), overturn=side == "overturn")
     if name == "inventory":
         if len(args) > 1:
             raise BadInputError("usage: `!inventory [@member]`")
@@ -180,6 +229,30 @@ def parse(text: str, resolve: MemberResolver) -> Action:
     if name == "admin":
         return _parse_admin(args, resolve)
     raise UnknownError(f"there is no command `!{_shown(name)}`; `!help` lists the commands")
+
+
+def _rest(text: str, skip: int) -> str:
+    """The message after its first ``skip`` words, line breaks kept."""
+    body = clean_keep_lines(text).strip()
+    for _ in range(skip):
+        parts = body.split(maxsplit=1)
+        body = parts[1] if len(parts) > 1 else ""
+    return body.strip()
+
+
+def clean_keep_lines(text: str) -> str:
+    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in _BIDI_AND_CONTROL)
+
+
+def _parse_ruleset(args: list[str]) -> Action:
+    if not args:
+        return ShowRuleset()
+    verb = args[0].lower()
+    if verb == "history" and len(args) == 1:
+        return ShowRulesetHistory()
+    if verb == "diff" and len(args) == 3:
+        return ShowRulesetDiff(old=_number(args[1].lstrip("v"), "version"), new=_number(args[2].lstrip("v"), "version"))
+    raise BadInputError("usage: `!ruleset`, `!ruleset history` or `!ruleset diff V1 V2`")
 
 
 def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:

@@ -108,14 +108,13 @@ def bid_counts(state: RoundState, bid: Bid) -> bool:
 
 
 def highest_bid(state: RoundState, lot: Lot) -> Bid | None:
-    """The highest bid that counts; without revival the newest valid bid is the highest."""
-    if state.ruleset.auction.revive_bids:
-        counting = [b for b in lot.bids if bid_counts(state, b)]
-        return max(counting, key=lambda b: (b.amount, -b.id)) if counting else None
-    for bid in reversed(lot.bids):
-        if bid.valid:
-            return bid
-    return None
+    """The highest bid that counts (the earliest of equal ones).
+
+    Not simply the newest valid bid: while ``revive_bids`` was on, a newer bid may have had to
+    exceed only the bids counting then, so an older, higher bid can count again later.
+    """
+    counting = [b for b in lot.bids if bid_counts(state, b)]
+    return max(counting, key=lambda b: (b.amount, -b.id)) if counting else None
 
 
 def invalidate_bids(state: RoundState, player_id: str, reason: str, *, all_bids: bool = False) -> Transition:

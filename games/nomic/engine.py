@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.nomic import admin, auction, players, presenting, trades
+from games.nomic import admin, auction, elections, judge, players, presenting, proposals, trades
 from games.nomic.actions import (
     AcceptTrade,
     Action,
@@ -19,14 +19,25 @@ from games.nomic.actions import (
     AdminLot,
     AdminSet,
     AdminTake,
+    AssentRemoval,
     CancelTrade,
+    CastConfidence,
+    Challenge,
     DeclineTrade,
+    DeleteMessage,
+    EditMessage,
     GenerateLot,
+    GiveRuling,
     Join,
     Leave,
+    MakeRequest,
     OfferTrade,
     PlaceBid,
     PresentHand,
+    Propose,
+    React,
+    Resign,
+    Stand,
     StartRound,
     Tick,
 )
@@ -53,6 +64,17 @@ _RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
     AdminGive: (admin.check_give, admin.apply_give),
     AdminTake: (admin.check_take, admin.apply_take),
     AdminSet: (admin.check_set, admin.apply_set),
+    Propose: (proposals.check_propose, proposals.apply_propose),
+    React: (proposals.check_react, proposals.apply_react),
+    EditMessage: (proposals.check_edit, proposals.apply_edit),
+    DeleteMessage: (proposals.check_delete, proposals.apply_delete),
+    Stand: (elections.check_stand, elections.apply_stand),
+    MakeRequest: (judge.check_request, judge.apply_request),
+    GiveRuling: (judge.check_rule, judge.apply_rule),
+    Challenge: (judge.check_challenge, judge.apply_challenge),
+    CastConfidence: (judge.check_confidence, judge.apply_confidence),
+    AssentRemoval: (judge.check_removal, judge.apply_removal),
+    Resign: (judge.check_resign, judge.apply_resign),
 }
 
 TRADE_HISTORY = timedelta(days=7)
@@ -73,12 +95,18 @@ def check(state: RoundState, ctx: Context, action: Action) -> None:
 
 
 def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -> Transition:
-    """Apply a member's action (checking it first) and count it in ``seq``."""
+    """Apply a member's action (checking it first) and count it in ``seq``.
+
+    An action that changes nothing (a reaction already present) returns the very same state,
+    so the service need not log it.
+    """
     if isinstance(action, GenerateLot):
         step = auction.apply_generate(state, ctx, action, rng)
     else:
         check(state, ctx, action)
         step = _RULES[type(action)][1](state, ctx, action)
+    if step.state is state:
+        return step
     return Transition(step.state.model_copy(update={"seq": state.seq + 1}), step.events)
 
 
@@ -101,8 +129,7 @@ def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Tran
 
 def deadlines(state: RoundState) -> list[datetime]:
     """Instants of scheduled work that the state itself sets (not the weekly calendar)."""
-    del state
-    return []
+    return sorted(proposals.urgent_deadlines(state) + judge.confidence_deadlines(state))
 
 
 def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
@@ -110,6 +137,13 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     if tick.at <= state.clock:
         raise ConflictError("this moment's scheduled work has already been applied")
     events: list[Event] = []
+    phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
+    step = proposals.decide_due(state, tick.at, phase_change=phase_change)
+    state = step.state
+    events.extend(step.events)
+    step = judge.decide_confidence(state, tick.at)
+    state = step.state
+    events.extend(step.events)
     for kind in sorted(tick.boundaries, key=lambda k: k.order):
         if kind is BoundaryKind.AUCTION_END:
             step = auction.settle_auction(state)
@@ -125,6 +159,9 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
             state = step.state
             events.extend(step.events)
         elif kind is BoundaryKind.AUCTION_START:
+            step = elections.hold_election(state)
+            state = step.state
+            events.extend(step.events)
             step = _auction_start(state, tick)
             state = step.state
             events.extend(step.events)

@@ -29,6 +29,10 @@ class Event:
     def text(self) -> str:  # pragma: no cover - every event overrides it
         raise NotImplementedError
 
+    def reply_to(self) -> str | None:
+        """The message an announcement answers, when it answers one."""
+        return None
+
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
@@ -259,6 +263,202 @@ class OptionChanged(Event):
 
     def text(self) -> str:
         return f"{self.by} set `{self.option}` from {self.old} to {self.new} (ruleset version {self.version})."
+
+
+def _stamp(at: datetime) -> str:
+    return at.strftime("%a %Y-%m-%d %H:%M UTC")
+
+
+@dataclass(frozen=True)
+class ProposalRecorded(Event):
+    number: int
+    name: str
+    kind: str
+    voting_ends: datetime | None
+    amendments: int
+
+    def text(self) -> str:
+        if self.voting_ends is not None:
+            when = f"Voting is open now until {_stamp(self.voting_ends)}"
+        else:
+            when = "A Standard Proposal-Maker was used. Voting runs through the next phase"
+        amend = f" It carries {_plural(self.amendments, 'amendment')} to the ruleset." if self.amendments else ""
+        return f"Proposal {self.number} by {self.name} is {self.kind}. {when}: react 👍 or 👎.{amend}"
+
+
+@dataclass(frozen=True)
+class ProposalAmended(Event):
+    number: int
+    message: str
+
+    def text(self) -> str:
+        return f"Proposal {self.number} now reads as edited (its vote has not started)."
+
+
+@dataclass(frozen=True)
+class ProposalRetracted(Event):
+    number: int
+    message: str
+    why: str
+    item_returned: bool
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        back = " The Standard Proposal-Maker was returned." if self.item_returned else ""
+        return f"Proposal {self.number} is retracted: {self.why}.{back}"
+
+    def reply_to(self) -> str | None:
+        return self.message
+
+
+@dataclass(frozen=True)
+class ProposalDecided(Event):
+    number: int
+    message: str
+    name: str
+    passed: bool
+    votes_for: int
+    votes_against: int
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        verdict = "passed" if self.passed else "failed"
+        return (
+            f"Proposal {self.number} by {self.name} has {verdict} "
+            f"with {self.votes_for} for and {self.votes_against} against."
+        )
+
+    def reply_to(self) -> str | None:
+        return self.message
+
+
+@dataclass(frozen=True)
+class RulesetAmended(Event):
+    number: int
+    message: str
+    version: int
+    change: str
+    problem: str
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        if self.problem:
+            return f"Proposal {self.number} passed, but {self.problem}; the ruleset is unchanged."
+        return f"Proposal {self.number} takes effect: ruleset version {self.version} ({self.change})."
+
+    def reply_to(self) -> str | None:
+        return self.message
+
+
+@dataclass(frozen=True)
+class CandidacyRecorded(Event):
+    name: str
+    channel: ChannelRole = field(default=ChannelRole.JUDGE_ELECTIONS, init=False)
+
+    def text(self) -> str:
+        return f"{self.name} stands for judge. Players back a candidate with 👍 until the week ends."
+
+
+@dataclass(frozen=True)
+class JudgeElected(Event):
+    name: str | None
+    votes: int
+    tie_broken: bool
+    channel: ChannelRole = field(default=ChannelRole.JUDGE_ELECTIONS, init=False)
+
+    def text(self) -> str:
+        if self.name is None:
+            return "No one stood for judge last week; the office of judge is empty this week."
+        tie = " (the earliest of the tied candidacies)" if self.tie_broken else ""
+        return f"{self.name} is the judge for this week with {_plural(self.votes, '👍 vote')}{tie}."
+
+
+@dataclass(frozen=True)
+class RequestMade(Event):
+    number: int
+    name: str
+    judge: str | None
+
+    def text(self) -> str:
+        who = f"The judge, {self.judge}," if self.judge else "There is no judge right now; the next judge"
+        return f"Request {self.number} from {self.name} is recorded. {who} answers with `!rule {self.number} ...`."
+
+
+@dataclass(frozen=True)
+class RulingGiven(Event):
+    number: int
+    judge: str
+    text_: str
+    replaces: bool
+    challenge_until: datetime | None
+
+    def text(self) -> str:
+        kind = "replaces their ruling" if self.replaces else "rules"
+        until = (
+            f" It can be challenged with `!overturn {self.number}` until {_stamp(self.challenge_until)}."
+            if self.challenge_until
+            else ""
+        )
+        return f"Judge {self.judge} {kind} on request {self.number}: {self.text_}{until}"
+
+
+@dataclass(frozen=True)
+class ConfidenceStarted(Event):
+    number: int
+    name: str
+    ends_at: datetime
+
+    def text(self) -> str:
+        return (
+            f"{self.name} calls a vote of confidence on the ruling on request {self.number}. Players vote with "
+            f"`!confidence {self.number} overturn` or `!confidence {self.number} affirm` until {_stamp(self.ends_at)}."
+        )
+
+
+@dataclass(frozen=True)
+class ConfidenceCast(Event):
+    number: int
+    name: str
+    overturn: bool
+
+    def text(self) -> str:
+        side = "overturn" if self.overturn else "affirm"
+        return f"{self.name} votes to {side} the ruling on request {self.number} (the last vote counts)."
+
+
+@dataclass(frozen=True)
+class ConfidenceDecided(Event):
+    number: int
+    overturned: bool
+    votes_overturn: int
+    votes_affirm: int
+
+    def text(self) -> str:
+        verdict = "is overturned" if self.overturned else "stands"
+        return (
+            f"The ruling on request {self.number} {verdict}: "
+            f"{self.votes_overturn} to overturn, {self.votes_affirm} to affirm."
+        )
+
+
+@dataclass(frozen=True)
+class JudgeChanged(Event):
+    name: str | None
+    why: str
+
+    def text(self) -> str:
+        return f"{self.why} The office of judge is empty until the next election." if self.name is None else self.why
+
+
+@dataclass(frozen=True)
+class RemovalAssent(Event):
+    name: str
+    judge: str
+    count: int
+    needed: int
+
+    def text(self) -> str:
+        return f"{self.name} assents to removing judge {self.judge} ({self.count} of {self.needed})."
 
 
 @dataclass(frozen=True)

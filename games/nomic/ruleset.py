@@ -7,6 +7,7 @@ amendments and ``!admin set`` name.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from enum import StrEnum
 from pathlib import Path
@@ -146,6 +147,10 @@ class Ruleset(_Part):
             raise BadInputError(f"`{path}` cannot be {raw[:40]!r}: {first['msg']}") from None
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,11}")
+"""ASCII digits only: ``str.isdigit`` accepts ``²``, which ``int`` refuses."""
+
+
 def _parse_value(raw: str) -> Any:
     text = raw.strip()
     lowered = text.lower()
@@ -156,7 +161,7 @@ def _parse_value(raw: str) -> Any:
     if "," in text or (text.startswith("[") and text.endswith("]")):
         inner = text.strip("[]")
         return [_parse_value(part) for part in inner.split(",") if part.strip()]
-    if len(text) <= 12 and text.lstrip("-").isdigit():
+    if _INTEGER.fullmatch(text):
         return int(text)
     return text.strip("\"'")
 

@@ -202,6 +202,8 @@ class RoundService:
                 step = engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1))
             except RuleError as exc:
                 return Outcome(error=exc)
+            if step.state is state:
+                return Outcome(events=step.events)
             return await self._commit(guild, ctx, action, step, source_line)
 
     async def tick(self, guild: str, tick: Tick) -> Outcome:

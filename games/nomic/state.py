@@ -97,6 +97,96 @@ class RulesetVersion(_Value):
     change: str = ""
 
 
+class ProposalClass(StrEnum):
+    URGENT = "urgent"
+    STANDARD = "standard"
+
+
+class ProposalStatus(StrEnum):
+    PENDING = "pending"
+    VOTING = "voting"
+    PASSED = "passed"
+    FAILED = "failed"
+    RETRACTED = "retracted"
+
+    @property
+    def open(self) -> bool:
+        return self in {ProposalStatus.PENDING, ProposalStatus.VOTING}
+
+
+class Vote(StrEnum):
+    FOR = "for"
+    AGAINST = "against"
+
+
+class Amendment(_Value):
+    """One ``option = value`` line of a proposal's amend block."""
+
+    option: str
+    value: str
+
+
+class Proposal(_Value):
+    number: int
+    message: str
+    author: str
+    author_name: str
+    text: str
+    kind: ProposalClass
+    status: ProposalStatus
+    created_at: datetime
+    voting_starts: datetime | None = None
+    voting_ends: datetime | None = None
+    """Known from submission for urgent proposals; standard ones end with the phase they vote in."""
+    amendments: tuple[Amendment, ...] = ()
+    votes_for: int = 0
+    votes_against: int = 0
+    decided_at: datetime | None = None
+    note: str = ""
+
+
+class Candidacy(_Value):
+    message: str
+    author: str
+    author_name: str
+    at: datetime
+
+
+class Ruling(_Value):
+    judge: str
+    judge_name: str
+    text: str
+    at: datetime
+
+
+class ConfidenceVote(_Value):
+    started_by: str
+    started_at: datetime
+    ends_at: datetime
+    votes: dict[str, bool] = Field(default_factory=dict)
+    """Player id to True for overturning, False for affirming; the last vote counts."""
+
+
+class RequestStatus(StrEnum):
+    OPEN = "open"
+    ANSWERED = "answered"
+    OVERTURNED = "overturned"
+
+
+class JudgeRequest(_Value):
+    number: int
+    by: str
+    by_name: str
+    text: str
+    at: datetime
+    status: RequestStatus = RequestStatus.OPEN
+    rulings: tuple[Ruling, ...] = ()
+    """Every ruling on the request; the last one is in force (a judge may replace their own)."""
+    confidence: ConfidenceVote | None = None
+    challenged: bool = False
+    """Whether the ruling in force has had its vote of confidence."""
+
+
 class RoundState(_Value):
     """Everything the rules need; the store keeps it as snapshots plus the action log."""
 
@@ -122,6 +212,17 @@ class RoundState(_Value):
     """Hands presented in the current bartering phase, by player id."""
     presented_this_phase: frozenset[str] = frozenset()
     last_placements: tuple[PlacementRecord, ...] = ()
+    proposals: dict[str, Proposal] = Field(default_factory=dict)
+    """By message id."""
+    next_proposal: int = 1
+    reactions: dict[str, frozenset[tuple[str, Vote]]] = Field(default_factory=dict)
+    """Vote reactions present on tracked messages: (member id, vote) pairs by message id."""
+    candidacies: dict[str, Candidacy] = Field(default_factory=dict)
+    judge: str | None = None
+    judge_name: str | None = None
+    removal_assents: frozenset[str] = frozenset()
+    requests: dict[int, JudgeRequest] = Field(default_factory=dict)
+    next_request: int = 1
 
     @property
     def ruleset_version(self) -> int:

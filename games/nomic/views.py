@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from games.nomic.common import highest_bid, member_label
-from games.nomic.errors import NotAPlayerError
+from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text
+from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import RoundState, TradeStatus
 
@@ -90,3 +91,76 @@ def option_lines(rules: Ruleset) -> list[str]:
         shown = shown.lower() if isinstance(value, bool) else shown
         out.append(f"- `{path}` = {shown}: {rules.describe(path)}")
     return out
+
+
+def ruleset_history(state: RoundState) -> str:
+    out = ["Ruleset versions:"]
+    for version in state.ruleset_versions:
+        change = f": {version.change}" if version.change else ""
+        out.append(f"v{version.version} - {version.at:%Y-%m-%d %H:%M} UTC by {version.by}{change}")
+    return "\n".join(out)
+
+
+def ruleset_diff(state: RoundState, old: int, new: int) -> str:
+    versions = {v.version: v.ruleset for v in state.ruleset_versions}
+    for number in (old, new):
+        if number not in versions:
+            raise UnknownError(f"there is no ruleset version {number} (versions 1 to {state.ruleset_version})")
+    before, after = versions[old].option_paths(), versions[new].option_paths()
+    changed = [path for path in before if before[path] != after[path]]
+    if not changed:
+        return f"Versions {old} and {new} have the same options."
+    out = [f"From version {old} to {new}:"]
+    out.extend(f"- `{path}`: {_value(before[path])} -> {_value(after[path])}" for path in changed)
+    return "\n".join(out)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def proposals(state: RoundState, *, recent: int = 5) -> str:
+    open_ones = [p for p in state.proposals.values() if p.status.open]
+    decided = [p for p in state.proposals.values() if not p.status.open]
+    if not open_ones and not decided:
+        return "There are no proposals yet. Any message in #proposals is one."
+    out: list[str] = []
+    if open_ones:
+        out.append("Open proposals:")
+        for p in sorted(open_ones, key=lambda p: p.number):
+            votes_for, votes_against = tally(state, p.message)
+            out.append(
+                f"{p.number}. {p.kind.value} by {p.author_name}, {p.status.value}"
+                f" ({votes_for} 👍, {votes_against} 👎 so far): {_excerpt(p.text)}"
+            )
+    if decided:
+        out.append("Recently decided:")
+        out.extend(
+            f"{p.number}. {p.status.value} ({p.votes_for} for, {p.votes_against} against): {_excerpt(p.text)}"
+            for p in sorted(decided, key=lambda p: p.number)[-recent:]
+        )
+    return "\n".join(out)
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def rulings(state: RoundState, *, recent: int = 15) -> str:
+    judge = state.judge_name or "nobody"
+    if not state.requests:
+        return f"The judge is {judge}. There are no requests yet; ask with `!request TEXT`."
+    out = [f"The judge is {judge}. Requests:"]
+    for number in sorted(state.requests)[-recent:]:
+        r = state.requests[number]
+        line = f"{number}. {r.status.value} - {_excerpt(r.text, 60)} (by {r.by_name})"
+        if r.rulings:
+            last = r.rulings[-1]
+            line += f"\n   ruling by {last.judge_name}: {_excerpt(last.text, 100)}"
+        if r.confidence is not None:
+            line += f"\n   vote of confidence until {r.confidence.ends_at:%Y-%m-%d %H:%M} UTC"
+        out.append(line)
+    return "\n".join(out)

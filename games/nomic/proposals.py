@@ -1,0 +1,309 @@
+"""Proposals: made by messages in #proposals, voted by the reactions present when voting ends.
+
+An urgent proposal votes for a fixed time from its submission. A standard one votes through
+the phase that starts after its submission, so the rules move it along at phase changes, which
+arrive as ticks; they never consult a calendar.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from games.nomic.actions import DeleteMessage, EditMessage, Propose, React
+from games.nomic.common import Transition, change_holding, require_channel, require_player
+from games.nomic.context import ChannelRole, Context
+from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError
+from games.nomic.events import (
+    Event,
+    ProposalAmended,
+    ProposalDecided,
+    ProposalRecorded,
+    ProposalRetracted,
+    RulesetAmended,
+)
+from games.nomic.items import Items
+from games.nomic.ruleset import Ruleset
+from games.nomic.state import (
+    Amendment,
+    Proposal,
+    ProposalClass,
+    ProposalStatus,
+    RoundState,
+    RulesetVersion,
+    Vote,
+)
+
+MAX_PROPOSAL_LENGTH = 4000
+_AMEND_BLOCK = re.compile(r"```amend[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_SKIN_TONES_AND_SELECTORS = re.compile("[\U0001f3fb-\U0001f3ff\ufe0f]")
+_VOTE_NAMES = {
+    "👍": Vote.FOR,
+    "+1": Vote.FOR,
+    "thumbsup": Vote.FOR,
+    "thumbs_up": Vote.FOR,
+    "👎": Vote.AGAINST,
+    "-1": Vote.AGAINST,
+    "thumbsdown": Vote.AGAINST,
+    "thumbs_down": Vote.AGAINST,
+}
+
+
+def vote_of(emoji: str) -> Vote | None:
+    """👍 and 👎 (any skin tone, or their names); every other reaction is not a vote."""
+    name = _SKIN_TONES_AND_SELECTORS.sub("", emoji.strip()).strip(":").lower()
+    return _VOTE_NAMES.get(name)
+
+
+def parse_amendments(text: str, ruleset: Ruleset) -> tuple[Amendment, ...]:
+    """The ``amend`` blocks of a proposal, checked against the ruleset in force."""
+    amendments: list[Amendment] = []
+    for block in _AMEND_BLOCK.findall(text):
+        for raw in block.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            option, sep, value = line.partition("=")
+            if not sep or not option.strip() or not value.strip():
+                raise BadInputError(f"the amendment line `{line[:60]}` is not `option = value`")
+            amendments.append(Amendment(option=option.strip(), value=value.strip()))
+    if "```amend" in text.lower() and not amendments:
+        raise BadInputError("the amend block is empty or not closed with ```")
+    amended_ruleset(ruleset, amendments)
+    return tuple(amendments)
+
+
+def amended_ruleset(ruleset: Ruleset, amendments: tuple[Amendment, ...] | list[Amendment]) -> Ruleset:
+    """The ruleset with every amendment applied in order; the first invalid one raises."""
+    for amendment in amendments:
+        ruleset = ruleset.with_option(amendment.option, amendment.value)
+    return ruleset
+
+
+def classify(text: str, ruleset: Ruleset) -> ProposalClass:
+    prefix = ruleset.proposals.urgent_prefix.lower()
+    return ProposalClass.URGENT if text.lstrip().lower().startswith(prefix) else ProposalClass.STANDARD
+
+
+def check_propose(state: RoundState, ctx: Context, action: Propose) -> None:
+    require_channel(ctx, ChannelRole.PROPOSALS)
+    player = require_player(state, ctx)
+    if action.message in state.proposals:
+        raise ConflictError("that message is already a proposal")
+    if not action.text.strip():
+        raise BadInputError("a proposal needs some text")
+    if len(action.text) > MAX_PROPOSAL_LENGTH:
+        raise BadInputError(f"a proposal is at most {MAX_PROPOSAL_LENGTH:,} characters")
+    if classify(action.text, state.ruleset) is ProposalClass.STANDARD and player.spm < 1:
+        prefix = state.ruleset.proposals.urgent_prefix
+        raise InsufficientError(
+            "a standard proposal uses a Standard Proposal-Maker and you have none; "
+            f"begin the message with `{prefix}` for an urgent proposal"
+        )
+    parse_amendments(action.text, state.ruleset)
+
+
+def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transition:
+    check_propose(state, ctx, action)
+    kind = classify(action.text, state.ruleset)
+    events: list[Event] = []
+    starts: datetime | None = None
+    ends: datetime | None = None
+    status = ProposalStatus.PENDING
+    if kind is ProposalClass.STANDARD:
+        step = change_holding(state, ctx.actor, remove=Items(spm=1), reason="a proposal")
+        state = step.state
+    else:
+        starts = ctx.at
+        ends = ctx.at + timedelta(hours=state.ruleset.proposals.urgent_voting_hours)
+        status = ProposalStatus.VOTING
+    proposal = Proposal(
+        number=state.next_proposal,
+        message=action.message,
+        author=ctx.actor,
+        author_name=ctx.actor_name,
+        text=action.text,
+        kind=kind,
+        status=status,
+        created_at=ctx.at,
+        voting_starts=starts,
+        voting_ends=ends,
+        amendments=parse_amendments(action.text, state.ruleset),
+    )
+    state = state.model_copy(
+        update={
+            "proposals": {**state.proposals, action.message: proposal},
+            "next_proposal": proposal.number + 1,
+            "reactions": {**state.reactions, action.message: state.reactions.get(action.message, frozenset())},
+        }
+    )
+    events.insert(0, ProposalRecorded(proposal.number, ctx.actor_name, kind.value, ends, len(proposal.amendments)))
+    return Transition(state, tuple(events))
+
+
+def check_react(state: RoundState, ctx: Context, action: React) -> None:
+    if action.message not in state.reactions:
+        raise UnknownError("reactions count only on proposals and candidacies")
+    proposal = state.proposals.get(action.message)
+    if proposal is not None and not proposal.status.open:
+        raise ConflictError(f"proposal {proposal.number} is already {proposal.status.value}")
+    del ctx
+
+
+def apply_react(state: RoundState, ctx: Context, action: React) -> Transition:
+    """Record the reaction as it stands; whether it counts is decided when voting ends."""
+    check_react(state, ctx, action)
+    present = state.reactions[action.message]
+    pair = (ctx.actor, action.vote)
+    updated = present | {pair} if action.added else present - {pair}
+    if updated == present:
+        return Transition(state)
+    return Transition(state.model_copy(update={"reactions": {**state.reactions, action.message: updated}}))
+
+
+def tally(state: RoundState, message: str) -> tuple[int, int]:
+    """Votes for and against: the vote reactions of current players."""
+    present = state.reactions.get(message, frozenset())
+    votes_for = sum(1 for user, vote in present if vote is Vote.FOR and user in state.players)
+    votes_against = sum(1 for user, vote in present if vote is Vote.AGAINST and user in state.players)
+    return votes_for, votes_against
+
+
+def check_edit(state: RoundState, ctx: Context, action: EditMessage) -> None:
+    proposal = state.proposals.get(action.message)
+    if proposal is None or not proposal.status.open:
+        raise UnknownError("only an open proposal's edit matters")
+    if proposal.status is ProposalStatus.PENDING:
+        parse_amendments(action.text, state.ruleset)
+    del ctx
+
+
+def apply_edit(state: RoundState, ctx: Context, action: EditMessage) -> Transition:
+    """Before voting an edit amends the text; during voting it retracts the proposal."""
+    check_edit(state, ctx, action)
+    proposal = state.proposals[action.message]
+    if proposal.status is ProposalStatus.VOTING:
+        return _retract(state, proposal, ctx.at, "it was edited during its vote", return_item=False)
+    amended = proposal.model_copy(
+        update={"text": action.text, "amendments": parse_amendments(action.text, state.ruleset)}
+    )
+    state = state.model_copy(update={"proposals": {**state.proposals, action.message: amended}})
+    return Transition(state, (ProposalAmended(proposal.number, proposal.message),))
+
+
+def check_delete(state: RoundState, ctx: Context, action: DeleteMessage) -> None:
+    proposal = state.proposals.get(action.message)
+    if action.message in state.candidacies:
+        return
+    if proposal is None or not proposal.status.open:
+        raise UnknownError("only an open proposal's or a candidacy's deletion matters")
+    del ctx
+
+
+def apply_delete(state: RoundState, ctx: Context, action: DeleteMessage) -> Transition:
+    """Deleting before voting returns the Proposal-Maker; during voting it only retracts."""
+    check_delete(state, ctx, action)
+    if action.message in state.candidacies:
+        candidacies = {k: v for k, v in state.candidacies.items() if k != action.message}
+        reactions = {k: v for k, v in state.reactions.items() if k != action.message}
+        return Transition(state.model_copy(update={"candidacies": candidacies, "reactions": reactions}))
+    proposal = state.proposals[action.message]
+    before_voting = proposal.status is ProposalStatus.PENDING
+    return _retract(state, proposal, ctx.at, "it was deleted", return_item=before_voting)
+
+
+def _retract(state: RoundState, proposal: Proposal, at: datetime, why: str, *, return_item: bool) -> Transition:
+    events: list[Event] = []
+    returned = False
+    if return_item and proposal.kind is ProposalClass.STANDARD and proposal.author in state.players:
+        step = change_holding(state, proposal.author, add=Items(spm=1), reason="a returned item")
+        state = step.state
+        returned = True
+    done = proposal.model_copy(update={"status": ProposalStatus.RETRACTED, "decided_at": at, "note": why})
+    reactions = {k: v for k, v in state.reactions.items() if k != proposal.message}
+    state = state.model_copy(update={"proposals": {**state.proposals, proposal.message: done}, "reactions": reactions})
+    events.insert(0, ProposalRetracted(proposal.number, proposal.message, why, returned))
+    return Transition(state, tuple(events))
+
+
+def passes(state: RoundState, proposal: Proposal, votes_for: int, votes_against: int) -> bool:
+    rules = state.ruleset.proposals
+    if proposal.kind is ProposalClass.URGENT:
+        return votes_against <= rules.urgent_max_against
+    cast = votes_for + votes_against
+    return cast > 0 and votes_for * rules.standard_ratio_denominator >= rules.standard_ratio_numerator * cast
+
+
+def urgent_deadlines(state: RoundState) -> list[datetime]:
+    return [
+        p.voting_ends
+        for p in state.proposals.values()
+        if p.status is ProposalStatus.VOTING and p.voting_ends is not None
+    ]
+
+
+def decide_due(state: RoundState, at: datetime, *, phase_change: bool) -> Transition:
+    """Close the votes ending at ``at``, then let the passed ones take effect in creation order.
+
+    At a phase change, standard proposals in their vote are decided and those waiting start voting.
+    """
+    ending = [
+        p
+        for p in state.proposals.values()
+        if p.status is ProposalStatus.VOTING
+        and (
+            (p.voting_ends is not None and p.voting_ends <= at)
+            or (phase_change and p.kind is ProposalClass.STANDARD and p.voting_ends is None)
+        )
+    ]
+    events: list[Event] = []
+    passed: list[Proposal] = []
+    proposals = dict(state.proposals)
+    reactions = dict(state.reactions)
+    for proposal in sorted(ending, key=lambda p: p.number):
+        votes_for, votes_against = tally(state, proposal.message)
+        ok = passes(state, proposal, votes_for, votes_against)
+        decided = proposal.model_copy(
+            update={
+                "status": ProposalStatus.PASSED if ok else ProposalStatus.FAILED,
+                "votes_for": votes_for,
+                "votes_against": votes_against,
+                "decided_at": at,
+                "voting_ends": at,
+            }
+        )
+        proposals[proposal.message] = decided
+        reactions.pop(proposal.message, None)
+        events.append(
+            ProposalDecided(proposal.number, proposal.message, proposal.author_name, ok, votes_for, votes_against)
+        )
+        if ok:
+            passed.append(decided)
+    if phase_change:
+        for message, proposal in state.proposals.items():
+            if proposal.status is ProposalStatus.PENDING:
+                proposals[message] = proposal.model_copy(update={"status": ProposalStatus.VOTING, "voting_starts": at})
+    state = state.model_copy(update={"proposals": proposals, "reactions": reactions})
+    for proposal in passed:
+        step = take_effect(state, proposal, at)
+        state = step.state
+        events.extend(step.events)
+    return Transition(state, tuple(events))
+
+
+def take_effect(state: RoundState, proposal: Proposal, at: datetime) -> Transition:
+    """A passed proposal's amendments become a new ruleset version, if they still validate."""
+    if not proposal.amendments:
+        return Transition(state)
+    try:
+        ruleset = amended_ruleset(state.ruleset, proposal.amendments)
+    except (BadInputError, UnknownError) as exc:
+        note = f"its amendment no longer applies: {exc}"
+        updated = proposal.model_copy(update={"note": note})
+        state = state.model_copy(update={"proposals": {**state.proposals, proposal.message: updated}})
+        return Transition(state, (RulesetAmended(proposal.number, proposal.message, 0, "", note),))
+    version = state.ruleset_version + 1
+    change = "; ".join(f"{a.option} = {a.value}" for a in proposal.amendments)
+    record = RulesetVersion(version=version, ruleset=ruleset, at=at, by=f"proposal {proposal.number}", change=change)
+    state = state.model_copy(update={"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)})
+    return Transition(state, (RulesetAmended(proposal.number, proposal.message, version, change, ""),))
