@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import secrets
 import sys
+import tempfile
 from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
@@ -10,7 +13,7 @@ from typing import IO
 
 from bot.router import Router
 from bot.sim.statedoc import state_document
-from bot.sim.world import GUILD, MessageLine, Said, SetupLine, World, iso
+from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
 from data.store import Store
 from games.nomic.service import RoundService
 from scheduler.calendar import parse_duration
@@ -18,10 +21,81 @@ from scheduler.calendar import parse_duration
 HELP = """Lines you type are posted as the current member in the current channel.
   /as NAME         act as another member (they become known to the server)
   /in CHANNEL      post in another channel (auctions, game-actions, proposals, judge-elections)
+  /react ID 👍     react to message ID as the current member (/unreact ID 👍 takes it back)
+  /edit ID TEXT    edit message ID;  /delete ID  delete it
   /advance 2d      move the clock on (w d h m s), running everything due
   /state           print the state document
   /help            this text
   /quit            leave (end of input does the same)"""
+
+
+class ConsoleSession:
+    """One member at a time, one channel at a time, a clock that only moves when told."""
+
+    def __init__(self, world: World, out: IO[str], start: datetime) -> None:
+        self.world = world
+        self.out = out
+        self.me = "you"
+        self.channel = "game-actions"
+        self.start = start
+        self._ids = count(1)
+
+    @property
+    def now(self) -> datetime:
+        return self.world.now or self.start
+
+    def prompt(self) -> str:
+        return f"[{iso(self.now)}] {self.me} in #{self.channel}> "
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    async def line(self, text: str) -> bool:
+        """Handle one typed line; False when the session should end."""
+        if not text.strip():
+            return True
+        if not text.startswith("/"):
+            number = next(self._ids)
+            message = MessageLine(
+                type="message", at=self.now, id=f"c{number}", channel=self.channel, author=self.me, content=text
+            )
+            self.say(f"  (message {message.id})")
+            await self.world.feed(message)
+            return True
+        verb, _, arg = text[1:].partition(" ")
+        return await self.console_command(verb.lower(), arg.strip())
+
+    async def console_command(self, verb: str, arg: str) -> bool:
+        words = arg.split()
+        if verb in {"quit", "exit"}:
+            return False
+        if verb == "help":
+            self.say(HELP)
+        elif verb == "as" and arg:
+            self.me = arg.lstrip("@")
+            self.world.members.add(self.me)
+        elif verb == "in" and arg:
+            self.channel = arg.lstrip("#")
+        elif verb == "advance" and arg:
+            try:
+                delta = parse_duration(arg)
+            except ValueError as exc:
+                self.say(f"! {exc}")
+                return True
+            await self.world.advance(self.now + delta)
+        elif verb in {"react", "unreact"} and len(words) == 2:
+            await self.world.feed(ReactLine(type=verb, at=self.now, message=words[0], user=self.me, emoji=words[1]))
+        elif verb == "edit" and len(words) >= 2:
+            message, content = arg.split(maxsplit=1)
+            await self.world.feed(EditLine(type="edit", at=self.now, message=message, content=content))
+        elif verb == "delete" and len(words) == 1:
+            await self.world.feed(DeleteLine(type="delete", at=self.now, message=words[0]))
+        elif verb == "state":
+            state = await self.world.service.state(GUILD)
+            self.say(json.dumps(state_document(state, self.now), indent=2, ensure_ascii=False))
+        else:
+            self.say("! unknown or incomplete console command; /help lists them")
+        return True
 
 
 async def console(
@@ -32,57 +106,23 @@ async def console(
     stdin: IO[str] = sys.stdin,
     out: IO[str] = sys.stdout,
 ) -> int:
-    import json
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="nomic-console-") as tmp:
         store = await Store.open(db if db is not None else Path(tmp) / "console.db")
         try:
             service = RoundService(store)
-            world = World(Router(service), seed=seed)
+            world = World(Router(service), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
             world.on_say = lambda said: _show(said, out)
-            now = start or datetime.now(UTC).replace(microsecond=0)
-            me, channel = "you", "game-actions"
-            await world.feed(SetupLine(type="setup", at=now, admins=[me]), number=None)
-            print("Nomic console. You are `you` (a moderator) in #game-actions. /help for help.", file=out)
-            ids = count(1)
+            session = ConsoleSession(world, out, start or datetime.now(UTC).replace(microsecond=0))
+            await world.feed(SetupLine(type="setup", at=session.now, admins=[session.me]))
+            session.say("Nomic console. You are `you` (a moderator) in #game-actions. /help for help.")
             while True:
-                print(f"[{iso(world.now or now)}] {me} in #{channel}> ", end="", file=out, flush=True)
+                print(session.prompt(), end="", file=out, flush=True)
                 raw = stdin.readline()
                 if not raw:
-                    print("", file=out)
+                    session.say("")
                     break
-                text = raw.rstrip("\n")
-                if not text.strip():
-                    continue
-                if text.startswith("/"):
-                    verb, _, arg = text[1:].partition(" ")
-                    verb, arg = verb.lower(), arg.strip()
-                    if verb in {"quit", "exit"}:
-                        break
-                    if verb == "help":
-                        print(HELP, file=out)
-                    elif verb == "as" and arg:
-                        me = arg.lstrip("@")
-                        world.members.add(me)
-                    elif verb == "in" and arg:
-                        channel = arg.lstrip("#")
-                    elif verb == "advance" and arg:
-                        try:
-                            delta = parse_duration(arg)
-                        except ValueError as exc:
-                            print(f"! {exc}", file=out)
-                            continue
-                        await world.advance((world.now or now) + delta)
-                    elif verb == "state":
-                        state = await service.state(GUILD)
-                        print(json.dumps(state_document(state, world.now or now), indent=2), file=out)
-                    else:
-                        print("! unknown console command; /help lists them", file=out)
-                    continue
-                at = world.now or now
-                line = MessageLine(type="message", at=at, id=f"c{next(ids)}", channel=channel, author=me, content=text)
-                await world.feed(line)
+                if not await session.line(raw.rstrip("\n")):
+                    break
             await service.save_snapshots()
         finally:
             await store.close()

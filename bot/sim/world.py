@@ -144,6 +144,8 @@ class World:
     ruleset_loader: Callable[[str], Ruleset] = load_ruleset
     seed: str | None = None
     deleted: set[str] = field(default_factory=set)
+    event_prefix: str = ""
+    """Prepended to event ids: console sessions reuse short message ids, scenarios do not."""
     _events: int = 0
 
     @property
@@ -235,7 +237,7 @@ class World:
             if line.content.lstrip().startswith("!"):
                 self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
             return
-        ctx = self.context(line.author, line.channel, line.at, f"msg:{line.id}")
+        ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
         posts = await self.router.message(
             GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number
         )
@@ -243,7 +245,7 @@ class World:
 
     def _event_id(self, kind: str, message: str, number: int | None) -> str:
         """Scenario lines are unique by number; console lines by a counter."""
-        return f"{kind}:{message}:{number if number is not None else f'c{self._events}'}"
+        return f"{kind}:{self.event_prefix}{message}:{number if number is not None else f'c{self._events}'}"
 
     async def _react(self, line: ReactLine, number: int | None) -> None:
         """Reactions on messages the server never saw are ignored."""
