@@ -290,9 +290,13 @@ class ProposalRecorded(Event):
 class ProposalAmended(Event):
     number: int
     message: str
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
 
     def text(self) -> str:
         return f"Proposal {self.number} now reads as edited (its vote has not started)."
+
+    def reply_to(self) -> str | None:
+        return self.message
 
 
 @dataclass(frozen=True)

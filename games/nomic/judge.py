@@ -176,7 +176,7 @@ def check_removal(state: RoundState, ctx: Context, action: AssentRemoval) -> Non
 
 def apply_removal(state: RoundState, ctx: Context, action: AssentRemoval) -> Transition:
     check_removal(state, ctx, action)
-    assents = state.removal_assents | {ctx.actor}
+    assents = frozenset(a for a in state.removal_assents if a in state.players) | {ctx.actor}
     needed = state.ruleset.judge.removal_assents
     judge_name = state.judge_name or "the judge"
     events: list[Event] = [RemovalAssent(ctx.actor_name, judge_name, len(assents), needed)]
@@ -202,5 +202,7 @@ def apply_resign(state: RoundState, ctx: Context, action: Resign) -> Transition:
 
 
 def set_judge(state: RoundState, judge: str | None, name: str | None) -> RoundState:
-    """A change of judge; assents to remove the previous one lapse."""
+    """A change of judge; assents to remove the previous one lapse (not when re-elected)."""
+    if judge is not None and judge == state.judge:
+        return state.model_copy(update={"judge_name": name})
     return state.model_copy(update={"judge": judge, "judge_name": name, "removal_assents": frozenset()})

@@ -174,7 +174,12 @@ def check_edit(state: RoundState, ctx: Context, action: EditMessage) -> None:
     if proposal is None or not proposal.status.open:
         raise UnknownError("only an open proposal's edit matters")
     if proposal.status is ProposalStatus.PENDING:
-        parse_amendments(action.text, state.ruleset)
+        try:
+            parse_amendments(action.text, state.ruleset)
+        except UnknownError as exc:
+            # an unknown option is a bad amend block, which the edit's author is told about;
+            # UnknownError here would read as "not a proposal" and be ignored silently
+            raise BadInputError(str(exc)) from None
     del ctx
 
 
