@@ -48,14 +48,15 @@ class Post:
     """None: in reply to the command, where it was typed."""
     private: bool = False
     """Only the acting member sees it (ephemeral or DM)."""
+    error: bool = False
+    """The answer says why the command was not carried out (Discord shows such answers ephemerally)."""
     at: datetime | None = None
     reply_to: str | None = None
     """For an announcement: the message it answers (a proposal's outcome answers the proposal)."""
 
 
 def error_text(error: RuleError) -> str:
-    message = str(error)
-    return f"Can't do that: {message[:1].upper()}{message[1:]}."
+    return f"Can't do that: {error}."
 
 
 def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
@@ -104,7 +105,7 @@ class Router:
         try:
             action = commands.parse(content, resolve)
         except RuleError as exc:
-            return [Post(error_text(exc))]
+            return [Post(error_text(exc), error=True)]
         return await self.run(guild, ctx, action, source_line=source_line)
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
@@ -114,11 +115,11 @@ class Router:
                 return [Post(await self._query(guild, ctx, action))]
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
-            return [Post(error_text(exc))]
+            return [Post(error_text(exc), error=True)]
         if outcome.duplicate:
             return []
         if outcome.error is not None:
-            return [Post(error_text(outcome.error))]
+            return [Post(error_text(outcome.error), error=True)]
         return [Post(outcome.text())]
 
     async def reaction(

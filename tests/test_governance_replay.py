@@ -201,7 +201,7 @@ def test_passed_amendments_take_effect_in_creation_order_and_change_the_next_auc
     # the amended limit: two lots for the coming auction, the third is refused
     assert answers(result, "l1")[0].startswith("alice generates lot 1")
     assert answers(result, "l2")[0].startswith("bob generates lot 2")
-    assert answers(result, "l3") == ["Can't do that: There are already 2 lots; an auction has 2."]
+    assert answers(result, "l3") == ["Can't do that: there are already 2 lots; an auction has 2."]
     # nothing failed or retracted reached the ruleset: `!ruleset` history would show only these two
     assert "auction.lots_per_auction = 4" not in json.dumps(result.transcript)
 
@@ -316,16 +316,16 @@ def test_confidence_votes_and_refusals_are_answered() -> None:
         ("2026-12-11T06:00:00Z", "The ruling on request 1 is overturned: 2 to overturn, 1 to affirm."),
     ]
     refused = {
-        "e5": "Only players",  # a non-player's candidacy
+        "e5": "only players",  # a non-player's candidacy
         "r1b": "cannot make a request of themselves",
-        "r2": "Only the judge can rule",
-        "v5": "Only players",  # a non-player's confidence vote
+        "r2": "only the judge can rule",
+        "v5": "only players",  # a non-player's confidence vote
         "v10": "within 4 days",
         "r9": "can no longer be replaced",
         "x2": "already assented",
         "x3": "`!resign`",
-        "x4": "Only players",
-        "y1": "Only the judge can resign",
+        "x4": "only players",
+        "y1": "only the judge can resign",
     }
     for message, reason in refused.items():
         (answer,) = answers(result, message)

@@ -13,6 +13,7 @@ from games.nomic.common import (
     require_channel,
     require_moderator,
     require_player,
+    with_bid,
 )
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError, WrongPhaseError
@@ -45,8 +46,14 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
     check_bid(state, ctx, action)
     lot = state.lots[action.lot]
     bid = Bid(id=state.next_bid, lot=lot.number, player=ctx.actor, amount=action.amount, at=ctx.at)
-    lot = lot.model_copy(update={"bids": (*lot.bids, bid)})
-    state = state.model_copy(update={"lots": {**state.lots, lot.number: lot}, "next_bid": bid.id + 1})
+    lot = with_bid(lot, bid)
+    player = state.players[ctx.actor]
+    players = state.players
+    if action.amount > player.bid_ceiling:
+        players = {**players, ctx.actor: player.model_copy(update={"bid_ceiling": action.amount})}
+    state = state.model_copy(
+        update={"lots": {**state.lots, lot.number: lot}, "next_bid": bid.id + 1, "players": players}
+    )
     return Transition(state, (BidPlaced(ctx.actor_name, lot.number, action.amount),))
 
 
@@ -116,6 +123,8 @@ def settle_auction(state: RoundState) -> Transition:
                 remaining[number] = lot.model_copy(update={"bids": ()})
             continue
         name = state.players[winner.player].name
+        # The lot leaves before the payment, so its winning bid is not reported as lapsing.
+        state = state.model_copy(update={"lots": {n: v for n, v in state.lots.items() if n != number}})
         step = change_holding(
             state,
             winner.player,

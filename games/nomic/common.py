@@ -6,6 +6,7 @@ the rule that an unaffordable bid stops counting.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from games.nomic.cards import missing_cards, remove_cards, sort_cards
@@ -68,7 +69,7 @@ def shortfall(player: Player, items: Items) -> str | None:
 def require_holding(player: Player, items: Items, who: str) -> None:
     lacking = shortfall(player, items)
     if lacking:
-        raise InsufficientError(f"{who} lacks {lacking}")
+        raise InsufficientError(f"{who} {'lack' if who == 'you' else 'lacks'} {lacking}")
 
 
 def change_holding(
@@ -98,46 +99,63 @@ def change_holding(
 
 
 def bid_counts(state: RoundState, bid: Bid) -> bool:
-    """Whether a bid takes part in its lot's auction right now."""
-    if not bid.valid:
-        return False
+    """Whether a bid takes part in its lot's auction right now (lapsed bids are gone already)."""
     if state.ruleset.auction.revive_bids:
         player = state.players.get(bid.player)
         return player is not None and player.points >= bid.amount
     return True
 
 
+def bid_order(bid: Bid) -> tuple[int, int]:
+    """A lot's bids are kept in this order: by amount, the earlier first among equal amounts."""
+    return (bid.amount, -bid.id)
+
+
+def with_bid(lot: Lot, bid: Bid) -> Lot:
+    """The lot with a new bid in its place; without revival it always goes on top."""
+    bids = lot.bids
+    if not bids or bid_order(bid) > bid_order(bids[-1]):
+        return lot.model_copy(update={"bids": (*bids, bid)})
+    index = bisect.bisect_right(bids, bid_order(bid), key=bid_order)
+    return lot.model_copy(update={"bids": (*bids[:index], bid, *bids[index:])})
+
+
 def highest_bid(state: RoundState, lot: Lot) -> Bid | None:
     """The highest bid that counts (the earliest of equal ones).
 
-    Not simply the newest valid bid: while ``revive_bids`` was on, a newer bid may have had to
-    exceed only the bids counting then, so an older, higher bid can count again later.
+    Lapsed bids leave their lot and the rest stay in ``bid_order``, so the answer is the topmost
+    bid that counts: without revival that is simply the last one.
     """
-    counting = [b for b in lot.bids if bid_counts(state, b)]
-    return max(counting, key=lambda b: (b.amount, -b.id)) if counting else None
+    for bid in reversed(lot.bids):
+        if bid_counts(state, bid):
+            return bid
+    return None
 
 
 def invalidate_bids(state: RoundState, player_id: str, reason: str, *, all_bids: bool = False) -> Transition:
-    """Mark for good the player's bids they can no longer afford (or all of them)."""
+    """Remove for good the player's bids they can no longer afford (or all of them).
+
+    Bids are ordered by amount, so only those above the player's points are looked at, and
+    ``bid_ceiling`` lets a loss of points that leaves every bid affordable skip even that.
+    """
     player = state.players.get(player_id)
-    points = player.points if player is not None else -1
-    if state.ruleset.auction.revive_bids and not all_bids and player is not None:
+    points = player.points if player is not None and not all_bids else -1
+    if player is not None and not all_bids and (state.ruleset.auction.revive_bids or player.bid_ceiling <= points):
         return Transition(state)
     lost: list[tuple[int, int]] = []
     lots = dict(state.lots)
     for number, lot in state.lots.items():
-        if not any(b.player == player_id and b.valid and (all_bids or b.amount > points) for b in lot.bids):
+        start = bisect.bisect_right(lot.bids, points, key=lambda b: b.amount)
+        doomed = {b.id for b in lot.bids[start:] if b.player == player_id}
+        if not doomed:
             continue
-        bids = []
-        for bid in lot.bids:
-            if bid.player == player_id and bid.valid and (all_bids or bid.amount > points):
-                bids.append(bid.model_copy(update={"valid": False}))
-                lost.append((number, bid.amount))
-            else:
-                bids.append(bid)
-        lots[number] = lot.model_copy(update={"bids": tuple(bids)})
+        lost.extend((number, b.amount) for b in lot.bids[start:] if b.id in doomed)
+        lots[number] = lot.model_copy(update={"bids": tuple(b for b in lot.bids if b.id not in doomed)})
+    players = state.players
+    if player is not None and player.bid_ceiling > max(points, 0):
+        players = {**players, player_id: player.model_copy(update={"bid_ceiling": max(points, 0)})}
     if not lost:
-        return Transition(state)
+        return Transition(state.model_copy(update={"players": players}) if players is not state.players else state)
     name = player.name if player is not None else player_id
     event = BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason)
-    return Transition(state.model_copy(update={"lots": lots}), (event,))
+    return Transition(state.model_copy(update={"lots": lots, "players": players}), (event,))

@@ -103,8 +103,11 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
     if isinstance(action, GenerateLot):
         step = auction.apply_generate(state, ctx, action, rng)
     else:
-        check(state, ctx, action)
-        step = _RULES[type(action)][1](state, ctx, action)
+        rule = _RULES.get(type(action))
+        if rule is None:
+            check(state, ctx, action)
+            raise RuleError(f"`{action.kind}` changes nothing")
+        step = rule[1](state, ctx, action)
     if step.state is state:
         return step
     return Transition(step.state.model_copy(update={"seq": state.seq + 1}), step.events)

@@ -81,7 +81,8 @@ class BidsInvalidated(Event):
 
     def text(self) -> str:
         listed = ", ".join(f"{amount} on lot {lot}" for lot, amount in self.bids)
-        return f"{self.name}'s {'bid' if len(self.bids) == 1 else 'bids'} ({listed}) no longer count: {self.reason}."
+        noun, verb = ("bid", "counts") if len(self.bids) == 1 else ("bids", "count")
+        return f"{self.name}'s {noun} ({listed}) no longer {verb}: {self.reason}."
 
 
 @dataclass(frozen=True)

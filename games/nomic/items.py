@@ -20,7 +20,7 @@ _SPM_WORDS = {"spm", "spms", "standard_proposal_maker", "standard-proposal-maker
 
 def parse_amount(text: str, what: str = "amount") -> int:
     """A natural number of at least 1, with a clear answer for everything else."""
-    raw = text.strip().replace("_", "")
+    raw = text.strip()
     if raw.startswith("-") and _NUMBER.fullmatch(raw[1:]):
         raise BadInputError(f"the {what} must be at least 1, not a negative number")
     if not _NUMBER.fullmatch(raw):

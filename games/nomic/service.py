@@ -29,7 +29,7 @@ from games.nomic.state import RoundState
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_EVERY = 200
+SNAPSHOT_EVERY = 1000
 """Actions between snapshots; a restart replays at most this many."""
 
 
@@ -53,6 +53,8 @@ class ActionStore(Protocol):
     """What the service needs of persistence (``data.store.Store`` provides it)."""
 
     async def seed(self, guild: str) -> str | None: ...
+
+    async def has_event(self, guild: str, event_id: str) -> bool: ...
 
     async def load(self, guild: str) -> tuple[SnapshotLike | None, Sequence[LoggedActionLike]]: ...
 
@@ -201,10 +203,17 @@ class RoundService:
             try:
                 step = engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1))
             except RuleError as exc:
+                # A redelivered event is refused by the state it produced (``!join`` twice);
+                # it must stay a silent no-op, not be answered with that refusal.
+                if await self._logged(guild, ctx.event_id):
+                    return Outcome(duplicate=True)
                 return Outcome(error=exc)
             if step.state is state:
                 return Outcome(events=step.events)
             return await self._commit(guild, ctx, action, step, source_line)
+
+    async def _logged(self, guild: str, event_id: str) -> bool:
+        return bool(event_id) and await self._store.has_event(guild, event_id)
 
     async def tick(self, guild: str, tick: Tick) -> Outcome:
         """Apply the scheduled work due at ``tick.at``, exactly once."""

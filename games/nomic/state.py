@@ -28,18 +28,22 @@ class Player(_Value):
     cards: tuple[CardField, ...] = ()
     spm: int = 0
     joined_at: datetime
+    bid_ceiling: int = 0
+    """At least the amount of the player's highest bid on any lot: an index, so that a loss of
+    points that leaves every bid affordable need not look at the lots."""
 
     def holding(self) -> Items:
         return Items(points=self.points, cards=self.cards, spm=self.spm)
 
 
 class Bid(_Value):
+    """A bid that has not lapsed; a lapsed bid leaves its lot for good (the log keeps it)."""
+
     id: int
     lot: int
     player: str
     amount: int
     at: datetime
-    valid: bool = True
 
 
 class Lot(_Value):

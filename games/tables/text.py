@@ -1,0 +1,61 @@
+"""Small helpers for reading thread commands: normalising text and naming seats."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from games.tables.engine import BadCommandError
+
+MAX_COMMAND_LENGTH = 300
+"""Thread commands are short; anything longer is refused before it is read."""
+
+_MENTION = re.compile(r"^<@!?(\d+)>$")
+
+
+def tokens(text: str, prefix: str = "!") -> list[str]:
+    """The words of a command, folded to lower case; a leading ``prefix`` is dropped.
+
+    Commas count as spaces. ``BadCommandError`` for empty or overlong text.
+    """
+    if len(text) > MAX_COMMAND_LENGTH:
+        raise BadCommandError(f"that is too long for a command (at most {MAX_COMMAND_LENGTH} characters)")
+    folded = unicodedata.normalize("NFKC", text).casefold().strip()
+    if prefix and folded.startswith(prefix):
+        folded = folded[len(prefix) :]
+    words = folded.replace(",", " ").split()
+    if not words:
+        raise BadCommandError("the command is empty")
+    return words
+
+
+def resolve_seat(seats: Sequence[str], words: Sequence[str]) -> str:
+    """The seat named by ``words``: ``@name``, ``name``, or a Discord mention ``<@id>`` of a seat id.
+
+    Names are compared without case; several words are joined with single spaces.
+    """
+    if not words:
+        raise BadCommandError("say who: name a player, e.g. `@bob`")
+    wanted = " ".join(words).strip()
+    match = _MENTION.match(wanted)
+    if match is not None:
+        wanted = match.group(1)
+    wanted = wanted.removeprefix("@").casefold()
+    for seat in seats:
+        if unicodedata.normalize("NFKC", seat).casefold() == wanted:
+            return seat
+    shown = wanted if len(wanted) <= 40 else wanted[:40] + "…"
+    raise BadCommandError(f"nobody called `{shown}` sits at this table")
+
+
+def number(word: str, what: str, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high`` written as ``12`` or ``#12``."""
+    digits = word.removeprefix("#")
+    if not digits.isdecimal() or not digits.isascii() or len(digits) > 6:
+        shown = word if len(word) <= 20 else word[:20] + "…"
+        raise BadCommandError(f"`{shown}` is not a {what} number ({low} to {high})")
+    value = int(digits)
+    if not low <= value <= high:
+        raise BadCommandError(f"{what} numbers run from {low} to {high}, not {value}")
+    return value
