@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 
 from games.nomic import engine
 from games.nomic.actions import Tick
 from games.nomic.phases import Phase
-from games.nomic.ruleset import Ruleset
+from games.nomic.ruleset import Calendar, Ruleset
 from games.nomic.state import RoundState
 from scheduler.calendar import boundaries_between, next_boundary, phase_at, phase_window, presenting_open
 
@@ -17,14 +18,19 @@ def opening(ruleset: Ruleset, at: datetime) -> tuple[Phase, bool]:
     return phase_at(ruleset.calendar, at), presenting_open(ruleset.calendar, at)
 
 
+@lru_cache(maxsize=512)
+def _calendar_tick(cal: Calendar, after: datetime) -> Tick:
+    """The next weekly boundary after ``after``; cached, since every command asks for it."""
+    at = next_boundary(cal, after).at
+    kinds = tuple(b.kind for b in boundaries_between(cal, after, at) if b.at == at)
+    return Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
+
+
 def next_tick(state: RoundState) -> Tick:
     """The next instant after the state's clock with work due, and what falls there."""
-    cal = state.ruleset.calendar
-    at = next_boundary(cal, state.clock).at
-    for deadline in engine.deadlines(state):
-        if state.clock < deadline < at:
-            at = deadline
-    kinds = tuple(b.kind for b in boundaries_between(cal, state.clock, at) if b.at == at)
-    ends = phase_window(cal, at)[2] if kinds else None
-    return Tick(at=at, boundaries=kinds, phase_ends_at=ends)
+    weekly = _calendar_tick(state.ruleset.calendar, state.clock)
+    sooner = [d for d in engine.deadlines(state) if state.clock < d < weekly.at]
+    if sooner:
+        return Tick(at=min(sooner))
+    return weekly
 

@@ -583,13 +583,13 @@ def offer(state: RoundState, by: str, to: str, give_: str, get: str) -> RoundSta
 
 def test_trade_offer_and_accept_moves_items_both_ways() -> None:
     state = offer(traders(), "alice", "bob", "20 points AS", "2D spm")
-    assert state.trades[1].status is TradeStatus.OPEN
+    assert state.trade(1).status is TradeStatus.OPEN
     assert state.players["alice"].points == 50  # nothing moves at the offer
     state = apply(state, "bob", AcceptTrade(number=1))
     alice, bob = state.players["alice"], state.players["bob"]
     assert (alice.points, codes(alice.cards), alice.spm) == (30, ["2D", "KS"], 1)
     assert (bob.points, codes(bob.cards), bob.spm) == (50, ["AS"], 0)
-    assert state.trades[1].status is TradeStatus.ACCEPTED
+    assert state.trade(1).status is TradeStatus.ACCEPTED
 
 
 def test_trade_offer_checks() -> None:
@@ -632,10 +632,10 @@ def test_trade_accept_decline_cancel_by_the_right_person() -> None:
     refused(state, "carol", CancelTrade(number=1), NotAllowedError)
     refused(state, "bob", AcceptTrade(number=2), UnknownError)
     declined = apply(state, "bob", DeclineTrade(number=1))
-    assert declined.trades[1].status is TradeStatus.DECLINED
+    assert declined.trade(1).status is TradeStatus.DECLINED
     assert declined.players == state.players
     cancelled = apply(state, "alice", CancelTrade(number=1))
-    assert cancelled.trades[1].status is TradeStatus.CANCELLED
+    assert cancelled.trade(1).status is TradeStatus.CANCELLED
     for closed in (declined, cancelled):
         refused(closed, "bob", AcceptTrade(number=1), ConflictError)
         refused(closed, "bob", DeclineTrade(number=1), ConflictError)
@@ -652,8 +652,8 @@ def test_trade_numbers_increase() -> None:
     state = offer(traders(), "alice", "bob", "1 points", "nothing")
     state = offer(state, "bob", "alice", "1 points", "nothing")
     state = offer(state, "alice", "carol", "1 points", "nothing")
-    assert sorted(state.trades) == [1, 2, 3]
-    assert state.trades[2].offerer == "bob"
+    assert sorted([*state.trades, *state.closed_trades]) == [1, 2, 3]
+    assert state.trade(2).offerer == "bob"
 
 
 # --- leaving --------------------------------------------------------------------------------
@@ -670,9 +670,9 @@ def test_leave_voids_trades_both_ways_and_invalidates_bids() -> None:
     step = engine.apply(state, ctx("alice"), Leave(), random.Random(0))
     after = step.state
     assert "alice" not in after.players
-    assert after.trades[1].status is TradeStatus.VOID
-    assert after.trades[2].status is TradeStatus.VOID
-    assert after.trades[3].status is TradeStatus.OPEN
+    assert after.trade(1).status is TradeStatus.VOID
+    assert after.trade(2).status is TradeStatus.VOID
+    assert after.trade(3).status is TradeStatus.OPEN
     assert high(after, 1) == ("bob", 10)
     assert high(after, 2) is None
     assert any(isinstance(e, TradesVoided) and e.numbers == (1, 2) for e in step.events)

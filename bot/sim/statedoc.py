@@ -86,7 +86,7 @@ def state_document(state: RoundState | None, now: datetime) -> dict[str, Any]:
                 "get": t.get.describe(),
                 "status": t.status.value,
             }
-            for t in sorted(state.trades.values(), key=lambda t: t.number)
+            for t in sorted([*state.trades.values(), *state.closed_trades.values()], key=lambda t: t.number)
         ],
         "presented": sorted(state.hands),
         "last_placements": [

@@ -81,6 +81,11 @@ TRADE_HISTORY = timedelta(days=7)
 """Closed trades stay answerable (``trade 3 was declined``) this long, then leave the state."""
 
 
+def rolls_dice(action: Action) -> bool:
+    """Whether applying ``action`` may draw from its RNG (lots are rolled, ties are tossed)."""
+    return isinstance(action, GenerateLot | Tick)
+
+
 def check(state: RoundState, ctx: Context, action: Action) -> None:
     """Raise the rule error that forbids ``action``; return quietly when it is legal."""
     if isinstance(action, GenerateLot):

@@ -36,7 +36,10 @@ class Weekday(StrEnum):
     @property
     def python_weekday(self) -> int:
         """Python's weekday number (Monday is 0)."""
-        return list(Weekday).index(self)
+        return _WEEKDAY_NUMBERS[self]
+
+
+_WEEKDAY_NUMBERS = {day: number for number, day in enumerate(Weekday)}
 
 
 class Calendar(_Part):

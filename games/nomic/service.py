@@ -108,6 +108,14 @@ def action_rng(seed: str, seq: int) -> random.Random:
     return random.Random(f"{seed}:{seq}")
 
 
+_NO_DICE = random.Random(0)
+"""Handed to actions that roll nothing, sparing a seeding per command (``engine.rolls_dice``)."""
+
+
+def dice_for(state: RoundState, action: Action, seq: int) -> random.Random:
+    return action_rng(state.seed, seq) if engine.rolls_dice(action) else _NO_DICE
+
+
 class NotStartedError(ConflictError):
     """The guild has no round yet."""
 
@@ -153,7 +161,7 @@ class RoundService:
             raise RuntimeError(f"guild {guild}: action {row.seq} logged before the round started")
         if row.seq != state.seq + 1:
             raise RuntimeError(f"guild {guild}: log jumps from {state.seq} to {row.seq}")
-        rng = action_rng(state.seed, row.seq)
+        rng = dice_for(state, action, row.seq)
         try:
             if isinstance(action, Tick):
                 return engine.advance(state, action, rng).state
@@ -201,7 +209,7 @@ class RoundService:
             if state is None:
                 return Outcome(error=NotStartedError("the round has not started on this server yet"))
             try:
-                step = engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1))
+                step = engine.apply(state, ctx, action, dice_for(state, action, state.seq + 1))
             except RuleError as exc:
                 # A redelivered event is refused by the state it produced (``!join`` twice);
                 # it must stay a silent no-op, not be answered with that refusal.

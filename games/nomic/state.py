@@ -211,6 +211,9 @@ class RoundState(_Value):
     lots: dict[int, Lot] = Field(default_factory=dict)
     next_bid: int = 1
     trades: dict[int, Trade] = Field(default_factory=dict)
+    """Open trade offers."""
+    closed_trades: dict[int, Trade] = Field(default_factory=dict)
+    """Trades settled, declined, cancelled or void in about the last week, so late answers make sense."""
     next_trade: int = 1
     hands: dict[str, PresentedHand] = Field(default_factory=dict)
     """Hands presented in the current bartering phase, by player id."""
@@ -234,3 +237,6 @@ class RoundState(_Value):
 
     def player(self, player_id: str) -> Player | None:
         return self.players.get(player_id)
+
+    def trade(self, number: int) -> Trade | None:
+        return self.trades.get(number) or self.closed_trades.get(number)

@@ -27,7 +27,7 @@ MAX_OPEN_OFFERS = 25
 
 
 def _open_trade(state: RoundState, number: int) -> Trade:
-    trade = state.trades.get(number)
+    trade = state.trade(number)
     if trade is None:
         raise UnknownError(f"there is no trade {number}")
     if trade.status is not TradeStatus.OPEN:
@@ -42,7 +42,7 @@ def check_offer(state: RoundState, ctx: Context, action: OfferTrade) -> None:
         raise ConflictError("you cannot trade with yourself")
     target_player(state, action.target)
     require_holding(me, action.give, "you")
-    mine = sum(1 for t in state.trades.values() if t.offerer == ctx.actor and t.status is TradeStatus.OPEN)
+    mine = sum(1 for t in state.trades.values() if t.offerer == ctx.actor)
     if mine >= MAX_OPEN_OFFERS:
         raise ConflictError(f"you already have {mine} open offers; cancel some first")
 
@@ -86,8 +86,7 @@ def apply_accept(state: RoundState, ctx: Context, action: AcceptTrade) -> Transi
         step = change_holding(state, who, add=add, remove=remove, reason=reason)
         state = step.state
         events.extend(step.events)
-    closed = trade.model_copy(update={"status": TradeStatus.ACCEPTED, "closed_at": ctx.at})
-    state = state.model_copy(update={"trades": {**state.trades, trade.number: closed}})
+    state = _close(state, trade.number, TradeStatus.ACCEPTED, ctx.at)
     offerer = state.players[trade.offerer].name
     target = state.players[trade.target].name
     events.insert(0, TradeSettled(trade.number, offerer, target, trade.give, trade.get))
@@ -112,7 +111,8 @@ def check_cancel(state: RoundState, ctx: Context, action: CancelTrade) -> None:
 
 def _close(state: RoundState, number: int, status: TradeStatus, at: datetime) -> RoundState:
     closed = state.trades[number].model_copy(update={"status": status, "closed_at": at})
-    return state.model_copy(update={"trades": {**state.trades, number: closed}})
+    still_open = {n: t for n, t in state.trades.items() if n != number}
+    return state.model_copy(update={"trades": still_open, "closed_trades": {**state.closed_trades, number: closed}})
 
 
 def apply_decline(state: RoundState, ctx: Context, action: DeclineTrade) -> Transition:
@@ -129,11 +129,7 @@ def apply_cancel(state: RoundState, ctx: Context, action: CancelTrade) -> Transi
 
 def void_trades_of(state: RoundState, player_id: str, at: datetime, reason: str) -> Transition:
     """Open offers from or to someone who stops being a player can never be met."""
-    numbers = [
-        t.number
-        for t in state.trades.values()
-        if t.status is TradeStatus.OPEN and player_id in (t.offerer, t.target)
-    ]
+    numbers = [t.number for t in state.trades.values() if player_id in (t.offerer, t.target)]
     for number in numbers:
         state = _close(state, number, TradeStatus.VOID, at)
     events: tuple[Event, ...] = (TradesVoided(tuple(numbers), reason),) if numbers else ()
@@ -141,10 +137,8 @@ def void_trades_of(state: RoundState, player_id: str, at: datetime, reason: str)
 
 
 def prune_closed_trades(state: RoundState, before: datetime) -> RoundState:
-    """Closed trades older than ``before`` leave the state (the action log keeps them)."""
-    kept = {
-        n: t for n, t in state.trades.items() if t.status is TradeStatus.OPEN or (t.closed_at or before) >= before
-    }
-    if len(kept) == len(state.trades):
+    """Trades closed before ``before`` leave the state (the action log keeps them)."""
+    kept = {n: t for n, t in state.closed_trades.items() if (t.closed_at or before) >= before}
+    if len(kept) == len(state.closed_trades):
         return state
-    return state.model_copy(update={"trades": kept})
+    return state.model_copy(update={"closed_trades": kept})

@@ -7,7 +7,7 @@ from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import RoundState, TradeStatus
+from games.nomic.state import RoundState
 
 
 def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
@@ -45,11 +45,7 @@ def lots(state: RoundState) -> str:
 
 
 def trades(state: RoundState, player_id: str) -> str:
-    mine = [
-        t
-        for t in state.trades.values()
-        if t.status is TradeStatus.OPEN and player_id in (t.offerer, t.target)
-    ]
+    mine = [t for t in state.trades.values() if player_id in (t.offerer, t.target)]
     if not mine:
         return "You have no open trade offers."
     out = ["Open trade offers:"]
