@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
+    play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
+    play.add_argument("game", help="the thread game, e.g. wikipedia")
+    play.add_argument("--games", type=int, default=100)
+    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--seed", default="0")
     bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
     bench.add_argument("--players", type=int, default=300)
     bench.add_argument("--bids", type=int, default=15_000)
@@ -62,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sim.console import console
 
         return asyncio.run(console(db=args.db, seed=args.seed, start=args.start))
+    if args.command == "selfplay":
+        from bot.selfplay import main as selfplay_main
+
+        return selfplay_main(args.game, games=args.games, players=args.players, seed=args.seed)
     if args.command == "bench":
         from bot.bench import bench
 

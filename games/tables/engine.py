@@ -97,6 +97,7 @@ class GameResult:
     winners: tuple[str, ...]
     summary: str
     turns: int
+    """Turns played (begun), counting the one under way."""
     actions: int
 
 

@@ -59,11 +59,12 @@ class WikipediaEngine:
         if status == "won":
             summary = f"The editors won on turn {state.turn} after {state.actions} actions."
         elif status == "lost":
-            summary = f"The editors lost on turn {state.turn}: the deck ran short."
+            summary = f"The editors lost: after {state.turn - 1} turns the deck could not start another."
         else:
             summary = f"Turn {state.turn} is under way."
         winners = state.seats if status == "won" else ()
-        return GameResult(status=status, winners=winners, summary=summary, turns=state.turn, actions=state.actions)
+        played = state.turn - 1 if status == "lost" else state.turn
+        return GameResult(status=status, winners=winners, summary=summary, turns=played, actions=state.actions)
 
     def parse_action(self, state: WikipediaState, seat: str, text: str) -> WikipediaAction:
         del seat  # every command reads the same whoever types it; check() decides who may act

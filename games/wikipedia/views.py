@@ -45,7 +45,7 @@ def public_view(state: WikipediaState) -> str:
     if state.outcome is Outcome.WON:
         head = f"**Wikipedia**: won on turn {state.turn}, all four articles are GA or FA."
     elif state.outcome is Outcome.LOST:
-        head = f"**Wikipedia**: lost on turn {state.turn}, the deck ran short."
+        head = f"**Wikipedia**: lost, the deck ran short after {state.turn - 1} turns."
     else:
         head = (
             f"**Wikipedia**: turn {state.turn}, {state.seats[state.current]} to play with"

@@ -1,0 +1,148 @@
+"""``python -m bot selfplay GAME --games N --players K --seed S``: computer-only games of a thread game.
+
+Every seat is the game's AI. Each game runs through the same engine calls a thread uses
+(``new_game``, ``apply``), the invariants are checked after every action, and the final state of
+each game must survive a JSON round trip. A violation, an illegal AI move or a game that does not
+end aborts the run with a report and exit code 1. Game ``g`` of a run uses the RNG seeded with
+``"SEED:g"``, so a run (and any single game of it) repeats exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from games.tables.engine import AnyAISeat, AnyEngine, GameRuleError, SeatingError
+from games.tables.registry import get_ai, get_game
+
+MAX_ACTIONS = 20_000
+"""A game that has not ended after this many actions is reported as stuck."""
+
+
+class SelfplayError(Exception):
+    """A broken invariant, an illegal AI move or a stuck game; the message is the report."""
+
+
+@dataclass
+class SelfplayReport:
+    game: str
+    players: int
+    seed: str
+    games: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    turns: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+
+    @property
+    def wins(self) -> int:
+        return self.statuses.get("won", 0)
+
+    def lines(self) -> list[str]:
+        n = max(self.games, 1)
+        rate = self.games / self.seconds if self.seconds > 0 else float("inf")
+        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
+        return [
+            f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}",
+            f"  outcomes: {outcomes}",
+            f"  win rate: {100 * self.wins / n:.1f}%",
+            f"  mean length: {self.turns / n:.2f} turns, {self.actions / n:.1f} actions",
+            (
+                f"  speed: {rate:.0f} games/s ({self.seconds:.2f} s,"
+                f" {self.actions / max(self.seconds, 1e-9):.0f} actions/s)"
+            ),
+        ]
+
+
+def game_seed(seed: str, index: int) -> str:
+    return f"{seed}:{index}"
+
+
+def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str) -> tuple[Any, int]:
+    """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault."""
+    rng = random.Random(seed)
+    seats = [f"p{n + 1}" for n in range(players)]
+    state = engine.new_game(seats, None, rng)
+    _audit(engine, state, seed, 0, "the deal")
+    actions = 0
+    while engine.status(state) == "playing":
+        if actions >= MAX_ACTIONS:
+            raise SelfplayError(f"game {seed}: still playing after {MAX_ACTIONS} actions")
+        seat = engine.to_move(state)
+        if seat is None:
+            raise SelfplayError(f"game {seed}: status is playing but nobody is to move")
+        action = ai.choose(state, seat, rng)
+        try:
+            state, _ = engine.apply(state, seat, action, rng)
+        except GameRuleError as exc:
+            raise SelfplayError(
+                f"game {seed}, action {actions + 1}: the AI of {seat} chose an illegal move"
+                f" `{engine.format_action(state, action)}`: {exc}\n\n{engine.public_view(state)}"
+            ) from exc
+        actions += 1
+        _audit(engine, state, seed, actions, f"`{engine.format_action(state, action)}` by {seat}")
+    again = engine.load_state(engine.dump_state(state))
+    if again != state:
+        raise SelfplayError(f"game {seed}: the final state changed in a JSON round trip")
+    return state, actions
+
+
+def _audit(engine: AnyEngine, state: Any, seed: str, actions: int, after: str) -> None:
+    broken = engine.invariants(state)
+    if broken:
+        details = "\n".join(f"  - {line}" for line in broken)
+        raise SelfplayError(
+            f"game {seed}: invariants broken after action {actions} ({after}):\n{details}\n\n"
+            + engine.public_view(state)
+        )
+
+
+def run_selfplay(
+    game: str,
+    *,
+    games: int,
+    players: int,
+    seed: str,
+    progress: Callable[[int], None] | None = None,
+) -> SelfplayReport:
+    engine = get_game(game)
+    ai = get_ai(game)
+    if not engine.min_seats <= players <= engine.max_seats:
+        raise SeatingError(
+            f"{engine.name} is played by {engine.min_seats} to {engine.max_seats} players, not {players}"
+        )
+    report = SelfplayReport(game=engine.name, players=players, seed=seed)
+    started = time.perf_counter()
+    for index in range(games):
+        state, actions = play_one(engine, ai, players, game_seed(seed, index))
+        result = engine.result(state)
+        report.games += 1
+        report.statuses[result.status] = report.statuses.get(result.status, 0) + 1
+        report.turns += result.turns
+        report.actions += actions
+        if progress is not None:
+            progress(index + 1)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def main(game: str, *, games: int, players: int, seed: str | int = 0, out: TextIO | None = None) -> int:
+    """Run and print a self-play report; 0 when every game ended soundly, 1 on a fault, 2 on bad arguments."""
+    out = out or sys.stdout
+    if games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        report = run_selfplay(game, games=games, players=players, seed=str(seed))
+    except GameRuleError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except SelfplayError as exc:
+        print(f"SELF-PLAY ABORTED\n{exc}", file=sys.stderr)
+        return 1
+    print("\n".join(report.lines()), file=out)
+    return 0
