@@ -1,34 +1,51 @@
-"""The live Discord adapter: gateway events in, the same router as the simulator, replies out.
+"""The live Discord adapter: gateway events in, the same router as the simulator, answers out.
 
-Channels are found by name (#auctions, #game-actions, #proposals, #judge-elections). Every
-guild the bot is in gets a round, started the first time the bot sees the guild.
+``create_bot(settings)`` builds the bot with its cogs (``bot/cogs``): the round's economy, its
+governance, admin and setup, help, and the gateway events that are not commands (proposals,
+votes, edits, leaving). Every command ends in ``NomicBot.run_command``: the command's text goes
+through ``games.nomic.commands.parse`` and ``Router.run``, exactly as a replayed line does.
+
+The store is opened in ``setup_hook`` (so the bot can be built without a running loop), and slash
+commands are never synced on start unless ``SYNC_COMMANDS_GLOBALLY`` asks for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
-import re
-from datetime import UTC, datetime
+import sqlite3
+from datetime import datetime
+from typing import Any
 
+import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.router import Post, Router, outcome_posts
+from bot.board import BoardPoster
+from bot.cogs.base import present
+from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
+from bot.router import Post, Router, error_text, outcome_posts
 from bot.settings import Settings
 from data.store import Store
-from games.nomic.actions import Leave, StartRound
+from games.nomic import commands as words
+from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
+from games.nomic.errors import RuleError
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import Outcome, RoundService
-from scheduler.clock import RealClock
+from games.nomic.state import RoundState
+from scheduler.clock import Clock, RealClock
 from scheduler.due import opening
-from scheduler.live import LiveScheduler
+from scheduler.live import LiveScheduler, catch_up
 
 log = logging.getLogger(__name__)
 
-_MENTION = re.compile(r"^<@!?(\d{5,25})>[,.;:!?]*$")
-DISCORD_LIMIT = 2000
+COGS = ("bot.cogs.economy", "bot.cogs.governance", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.events")
+GLOBAL_SYNC_KEY = "global_commands_sha256"
+SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
 
 
 def intents() -> discord.Intents:
@@ -41,178 +58,294 @@ def intents() -> discord.Intents:
     return wanted
 
 
-def channel_role(channel: object) -> ChannelRole:
-    name = getattr(channel, "name", "") or ""
-    try:
-        return ChannelRole(name)
-    except ValueError:
-        return ChannelRole.OTHER
-
-
-def resolve_mention(token: str) -> str | None:
-    match = _MENTION.match(token.strip())
-    return match.group(1) if match else None
-
-
-def chunks(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """Split on line breaks so no message exceeds Discord's limit."""
-    out: list[str] = []
-    current = ""
-    for raw in text.split("\n"):
-        line = raw
-        while len(line) > limit:
-            out.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + len(line) + 1 > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        out.append(current)
-    return out
-
-
 class NomicBot(commands.Bot):
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(command_prefix=settings.command_prefix, intents=intents(), help_command=None)
+    """The bot; ``clock`` is where "now" comes from (a ``VirtualClock`` in tests).
+
+    ``timers`` starts the APScheduler jobs that apply phase changes on time; without them,
+    scheduled work is applied when the next command or event arrives, or by
+    ``run_scheduled_work`` (what tests call after moving a virtual clock).
+    """
+
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, timers: bool | None = None) -> None:
+        # the bot never joins voice: no warnings at start about voice libraries it does not need
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        super().__init__(
+            command_prefix=settings.command_prefix,
+            intents=intents(),
+            help_command=None,
+            case_insensitive=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+        )
         self.settings = settings
+        self.clock: Clock = clock if clock is not None else RealClock()
+        self.timers = clock is None if timers is None else timers
         self.store: Store | None = None
-        self.router: Router | None = None
+        self._router: Router | None = None
         self.scheduler: LiveScheduler | None = None
-        self.clock = RealClock()
+        self._configs: dict[int, GuildConfig] = {}
+        self.board = BoardPoster(self, settings.board_refresh_seconds)
+
+    # -- life cycle --
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path, synchronous=self.settings.sqlite_synchronous)
         service = RoundService(self.store)
-        self.router = Router(service)
+        self._router = Router(service)
         self.scheduler = LiveScheduler(service, self.clock, self.announce)
-        self.scheduler.start()
-        await self.add_cog(RoundCog(self))
+        if self.timers:
+            self.scheduler.start()
+        for name in COGS:
+            await self.load_extension(name)
+        self.tree.error(self.on_app_command_error)
+        if self.settings.sync_commands_globally:
+            await self.sync_globally()
 
-    async def close(self) -> None:
+    async def release(self) -> None:
+        """Stop the timers and close the store (a clean shutdown replays nothing on the next start)."""
+        self.board.stop()
         if self.scheduler is not None:
             self.scheduler.shutdown()
-        if self.router is not None:
-            await self.router.service.save_snapshots()
+            self.scheduler = None
+        if self._router is not None:
+            await self._router.service.save_snapshots()
+            self._router = None
         if self.store is not None:
             await self.store.close()
-        await super().close()
+            self.store = None
 
-    def is_moderator(self, member: discord.Member | discord.User) -> bool:
+    async def close(self) -> None:
+        await super().close()  # the gateway first, so no event arrives after the store is closed
+        await self.release()
+
+    @property
+    def router(self) -> Router:
+        if self._router is None:
+            raise RuntimeError("the bot is not logged in yet (setup_hook has not run)")
+        return self._router
+
+    @property
+    def db(self) -> Store:
+        if self.store is None:
+            raise RuntimeError("the bot is not logged in yet (setup_hook has not run)")
+        return self.store
+
+    @property
+    def service(self) -> RoundService:
+        return self.router.service
+
+    async def round_state(self, guild_id: int) -> RoundState | None:
+        """The guild's state, or None (no round, or the bot is not ready): for autocomplete."""
+        if self._router is None:
+            return None
+        return await self._router.service.state(str(guild_id))
+
+    async def sync_globally(self) -> None:
+        """Register the slash commands for every server, when they changed since the last time."""
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        if await self.db.meta(GLOBAL_SYNC_KEY) == digest:
+            log.info("slash commands unchanged since the last global sync; not syncing")
+            return
+        try:
+            synced = await self.tree.sync()
+        except discord.HTTPException:
+            log.exception("could not sync the slash commands globally")
+            return
+        await self.db.set_meta(GLOBAL_SYNC_KEY, digest)
+        log.info("synced %d slash commands globally", len(synced))
+
+    # -- guilds --
+
+    async def config(self, guild_id: int) -> GuildConfig:
+        cached = self._configs.get(guild_id)
+        if cached is None:
+            cached = GuildConfig.from_settings(await self.db.guild_settings(str(guild_id)))
+            self._configs[guild_id] = cached
+        return cached
+
+    def forget_config(self, guild_id: int) -> None:
+        self._configs.pop(guild_id, None)
+
+    def is_moderator(self, member: discord.abc.User, config: GuildConfig) -> bool:
         if not isinstance(member, discord.Member):
             return False
         if member.guild_permissions.manage_guild:
             return True
+        if config.moderator_role is not None and any(role.id == config.moderator_role for role in member.roles):
+            return True
         wanted = self.settings.moderator_role
-        return wanted is not None and any(role.name == wanted for role in member.roles)
+        return bool(wanted) and any(role.name == wanted for role in member.roles)
 
-    async def ensure_round(self, guild: discord.Guild) -> None:
-        """Start the guild's round the first time the bot meets the guild."""
-        if self.router is None:
-            return
-        service = self.router.service
+    async def ensure_round(self, guild: discord.Guild, *, arm: bool = False) -> None:
+        """Start the guild's round the first time the bot meets the guild, then catch it up.
+
+        ``arm`` (re)schedules the guild's next timer; catching up re-arms it by itself whenever it
+        applied something, so commands need not.
+        """
+        service = self.service
         if await service.state(str(guild.id)) is None:
             now = self.clock.now()
             ruleset = load_ruleset(self.settings.ruleset)
             phase, presenting = opening(ruleset, now)
             ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=now, event_id="setup")
-            await service.start(
+            outcome = await service.start(
                 str(guild.id), ctx, StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting)
             )
-        if self.scheduler is not None:
-            await self.scheduler.run_due(str(guild.id))
+            if outcome.accepted:
+                arm = True
+                log.info("guild %s: the round started at %s", guild.id, now.isoformat())
+                posts = [Post(e.text(), channel=ChannelRole.GAME_ACTIONS) for e in outcome.events]
+                await self.deliver(guild, posts)
+        if await self.catch_up(guild):
+            return
+        if arm and self.scheduler is not None:
+            await self.scheduler.arm(str(guild.id))
+
+    async def catch_up(self, guild: discord.Guild) -> bool:
+        """Apply and announce the scheduled work due by now (the timers may not have fired yet).
+
+        Returns whether anything was due; the guild's timer is then re-armed for the next work.
+        """
+        done = await catch_up(self.service, str(guild.id), self.clock.now())
+        for at, outcome in done:
+            await self.announce(str(guild.id), at, outcome)
+        if done and self.scheduler is not None:
+            await self.scheduler.arm(str(guild.id))
+        return bool(done)
+
+    async def run_scheduled_work(self) -> None:
+        """Catch every guild up to the clock: what the timers do, for a clock moved by hand."""
+        for guild in self.guilds:
+            await self.catch_up(guild)
 
     async def announce(self, guild_id: str, at: datetime, outcome: Outcome) -> None:
+        """Phase changes, settlements, placements, outcomes: each in the channel it belongs to."""
         guild = self.get_guild(int(guild_id))
         if guild is not None:
-            await self.deliver(guild, outcome_posts(outcome, at), reply_to=None)
+            await self.deliver(guild, outcome_posts(outcome, at))
 
-    async def deliver(self, guild: discord.Guild, posts: list[Post], reply_to: discord.Message | None) -> None:
+    async def deliver(self, guild: discord.Guild, posts: list[Post]) -> None:
+        """Post announcements in their mapped channels (as replies where they answer a message)."""
+        config = await self.config(guild.id)
         for post in posts:
-            target: discord.abc.Messageable | None = None
-            if post.channel is not None:
-                target = discord.utils.get(guild.text_channels, name=post.channel.value)
-            for part in chunks(post.text):
+            role = post.channel or ChannelRole.GAME_ACTIONS
+            channel = config.channel_for(guild, role)
+            if channel is None:
+                log.warning("guild %s has no #%s channel; not posted: %s", guild.id, role.value, post.text[:80])
+                continue
+            reference = reply_reference(channel, post.reply_to)
+            for part in chunks(config.localize(post.text, guild)):
                 try:
-                    if post.channel is None and reply_to is not None:
-                        await reply_to.reply(part, mention_author=False)
-                    elif target is not None:
-                        await target.send(part)
+                    await channel.send(part, reference=reference)  # type: ignore[arg-type]
                 except discord.HTTPException:
-                    log.exception("could not post in guild %s", guild.id)
+                    log.exception("guild %s: could not post in #%s", guild.id, channel.name)
+                reference = None
 
-
-class RoundCog(commands.Cog):
-    """Text commands and the gateway events of the round."""
-
-    def __init__(self, bot: NomicBot) -> None:
-        self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        for guild in self.bot.guilds:
-            await self.bot.ensure_round(guild)
-        log.info("ready in %d guilds", len(self.bot.guilds))
-
-    @commands.Cog.listener()
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self.bot.ensure_round(guild)
-
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or message.guild is None or self.bot.router is None:
-            return
-        if not message.content.lstrip().startswith(self.bot.settings.command_prefix):
-            return
-        content = "!" + message.content.lstrip()[len(self.bot.settings.command_prefix) :]
-        ctx = Context(
-            actor=str(message.author.id),
-            actor_name=getattr(message.author, "display_name", message.author.name),
-            channel=channel_role(message.channel),
-            at=message.created_at.astimezone(UTC),
-            is_moderator=self.bot.is_moderator(message.author),
-            event_id=f"msg:{message.id}",
+    def context(
+        self,
+        user: discord.abc.Snowflake,
+        channel: object,
+        config: GuildConfig,
+        event_id: str,
+        *,
+        name: str | None = None,
+        role: ChannelRole | None = None,
+    ) -> Context:
+        """Who acts, where and when, as the rules see it. ``user`` may be a bare id (a member who left)."""
+        shown = name or getattr(user, "display_name", None) or getattr(user, "name", None) or str(user.id)
+        return Context(
+            actor=str(user.id),
+            actor_name=shown,
+            channel=role or config.role_of(channel),
+            at=self.clock.now(),
+            is_moderator=isinstance(user, discord.Member) and self.is_moderator(user, config),
+            event_id=event_id,
         )
-        guild = str(message.guild.id)
-        posts = await self.bot.router.due_work(guild, ctx.at)
-        await self.bot.deliver(message.guild, posts, reply_to=None)
-        posts = await self.bot.router.message(guild, ctx, content, resolve_mention)
-        await self.bot.deliver(message.guild, posts, reply_to=message)
 
-    @commands.Cog.listener()
-    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        if self.bot.router is None:
+    # -- commands: the one path --
+
+    async def run_command(self, ctx: commands.Context[NomicBot], text: str) -> None:
+        """Carry out one command's text through the grammar and the router, and answer it."""
+        guild = ctx.guild
+        if guild is None:
+            await ctx.send("I take commands in a server's channels, not here.")
             return
-        service = self.bot.router.service
-        guild = str(payload.guild_id)
-        state = await service.state(guild)
-        member = str(payload.user.id)
-        if state is None or member not in state.players:
+        await self.ensure_round(guild)
+        config = await self.config(guild.id)
+        event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
+        context = self.context(ctx.author, ctx.channel, config, event)
+        try:
+            action = words.parse(text, resolver(guild))
+        except RuleError as exc:
+            await present(ctx, context, None, [Post(error_text(exc), error=True)])
             return
-        now = self.bot.clock.now()
-        ctx = Context(
-            actor=member,
-            actor_name=state.players[member].name,
-            channel=ChannelRole.GAME_ACTIONS,
-            at=now,
-            event_id=f"leave:{member}:{now.isoformat()}",
-        )
-        posts = await self.bot.router.run(guild, ctx, Leave(left_server=True))
-        guild_obj = self.bot.get_guild(payload.guild_id)
-        if guild_obj is not None:
-            await self.bot.deliver(guild_obj, [Post(p.text, channel=ChannelRole.GAME_ACTIONS) for p in posts], None)
+        posts = await self.router.run(str(guild.id), context, action)
+        await present(ctx, context, action, posts)
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        if message.author.bot:
+            return
+        ctx = await self.get_context(message)
+        if ctx.prefix is None:
+            return  # not a command: the events cog reads proposals and candidacies
+        if message.guild is None:
+            await message.channel.send("I take commands in a server's channels; `!help` there lists them.")
+            return
+        if ctx.command is None:
+            # unknown words, or the prefix alone: the grammar answers them in its own words
+            await self.run_command(ctx, command_text(message.content, self.settings.command_prefix))
+            return
+        await self.invoke(ctx)
+
+    async def on_command_error(self, ctx: commands.Context[Any], error: commands.CommandError, /) -> None:
+        """Errors are answers: never a traceback in the channel, never silence."""
+        if isinstance(error, commands.CommandNotFound):
+            await self.run_command(ctx, command_text(ctx.message.content, self.settings.command_prefix))
+            return
+        if isinstance(error, commands.UserInputError | commands.CheckFailure):
+            await self._answer_error(ctx, error_text(RuleError(str(error).rstrip("."))))
+            return
+        if isinstance(error, commands.HybridCommandError) and isinstance(
+            error.original, app_commands.TransformerError | app_commands.CheckFailure
+        ):
+            await self._answer_error(ctx, error_text(RuleError(str(error.original).rstrip("."))))
+            return
+        original = getattr(error, "original", error)
+        log.error("command %s failed", ctx.command, exc_info=original)
+        await self._answer_error(ctx, SORRY)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("slash command failed", exc_info=error)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(SORRY, ephemeral=True)
+            else:
+                await interaction.response.send_message(SORRY, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not answer a failed slash command")
+
+    async def _answer_error(self, ctx: commands.Context[NomicBot], text: str) -> None:
+        try:
+            await ctx.reply(text, ephemeral=True, mention_author=False)
+        except discord.HTTPException:
+            log.exception("could not answer a failed command")
 
 
-def create_bot(settings: Settings) -> NomicBot:
-    return NomicBot(settings)
+def create_bot(settings: Settings, *, clock: Clock | None = None, timers: bool | None = None) -> NomicBot:
+    """The bot with its cogs and command tree (the cogs load in ``setup_hook``, after login)."""
+    return NomicBot(settings, clock=clock, timers=timers)
 
 
 def run_bot(settings: Settings) -> int:
+    """``python -m bot run`` with a token: 0 after a clean stop, 1 when Discord cannot be used."""
     if settings.discord_token is None:
         return 2
     bot = create_bot(settings)
-    token = settings.discord_token.get_secret_value()
+    token = settings.discord_token.get_secret_value().strip()
 
     async def main() -> None:
         async with bot:
@@ -221,7 +354,19 @@ def run_bot(settings: Settings) -> int:
     try:
         asyncio.run(main())
     except discord.LoginFailure:
-        log.error("Discord refused the token; check DISCORD_TOKEN")  # noqa: TRY400
+        log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal -> your app -> Bot -> Reset Token)")  # noqa: TRY400
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error(  # noqa: TRY400
+            "Discord refused the connection: turn on the Message Content and Server Members intents "
+            "(Developer Portal -> your app -> Bot -> Privileged Gateway Intents)"
+        )
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        log.error("Could not reach Discord: %s", exc or type(exc).__name__)  # noqa: TRY400
+        return 1
+    except sqlite3.Error as exc:
+        log.error("Could not open the database %s: %s", settings.database_path, exc)  # noqa: TRY400
         return 1
     except KeyboardInterrupt:
         return 0

@@ -20,6 +20,13 @@ class Settings(BaseSettings):
     command_prefix: str = Field(default="!", description="the prefix of text commands")
     moderator_role: str | None = Field(default=None, description="name of a role whose members are moderators")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+    sync_commands_globally: bool = Field(
+        default=False,
+        description="register the slash commands globally at start (only when they changed since the last sync)",
+    )
+    board_refresh_seconds: float = Field(
+        default=5.0, ge=0, description="during a burst of bids, post the refreshed lot board at most this often"
+    )
 
     @property
     def has_token(self) -> bool:

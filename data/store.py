@@ -14,6 +14,10 @@ from pathlib import Path
 
 import aiosqlite
 
+_INSERT_ACTION = (
+    "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -30,6 +34,15 @@ class LoggedAction:
 class Snapshot:
     seq: int
     body: str
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """What a guild's moderators configured for the Discord adapter."""
+
+    channels: dict[str, str]
+    """Channel role (``auctions``, ``game-actions``, ...) to channel id, for the roles bound."""
+    moderator_role: str | None = None
 
 
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
@@ -58,10 +71,11 @@ class Store:
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         conn = await aiosqlite.connect(str(path), isolation_level=None)
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
+        pragmas = ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON", "busy_timeout=5000")
+        for pragma in pragmas:
+            # closed at once: a pragma that returns a row and is left open blocks the migration's COMMIT
+            async with conn.execute(f"PRAGMA {pragma}"):
+                pass
         store = cls(conn, str(path))
         await store._migrate()
         return store
@@ -153,6 +167,16 @@ class Store:
         guild's row with the first action of its round.
         """
         conn = self._conn
+        row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
+        if seed is None and snapshot is None:
+            # One statement in autocommit mode is its own transaction: one round trip, one commit.
+            try:
+                await conn.execute(_INSERT_ACTION, row)
+            except sqlite3.IntegrityError:
+                if await self.has_event(guild, event_id):
+                    return False
+                raise
+            return True
         try:
             await conn.execute("BEGIN IMMEDIATE")
             if seed is not None:
@@ -160,11 +184,7 @@ class Store:
                     "INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)",
                     (guild, seed, at.isoformat()),
                 )
-            await conn.execute(
-                "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line),
-            )
+            await conn.execute(_INSERT_ACTION, row)
             if snapshot is not None:
                 await conn.execute(
                     "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
@@ -190,4 +210,50 @@ class Store:
             " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at,"
             " body = excluded.body",
             (guild, seq, at.isoformat(), body),
+        )
+
+    # -- the Discord adapter's per-guild settings (migration 0002) --
+
+    async def guild_settings(self, guild: str) -> GuildSettings:
+        async with self._conn.execute(
+            "SELECT role, channel_id FROM guild_channels WHERE guild_id = ? ORDER BY role", (guild,)
+        ) as cur:
+            channels = {str(r[0]): str(r[1]) for r in await cur.fetchall()}
+        async with self._conn.execute(
+            "SELECT moderator_role_id FROM guild_settings WHERE guild_id = ?", (guild,)
+        ) as cur:
+            row = await cur.fetchone()
+        role = str(row[0]) if row is not None and row[0] is not None else None
+        return GuildSettings(channels=channels, moderator_role=role)
+
+    async def bind_channel(self, guild: str, role: str, channel_id: str | None) -> None:
+        """Bind a channel role to a channel; ``None`` goes back to the channel named after the role."""
+        now = datetime.now(UTC).isoformat()
+        if channel_id is None:
+            await self._conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND role = ?", (guild, role))
+            return
+        await self._conn.execute(
+            "INSERT INTO guild_channels (guild_id, role, channel_id, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id,"
+            " updated_at = excluded.updated_at",
+            (guild, role, channel_id, now),
+        )
+
+    async def set_moderator_role(self, guild: str, role_id: str | None) -> None:
+        await self._conn.execute(
+            "INSERT INTO guild_settings (guild_id, moderator_role_id, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
+            " updated_at = excluded.updated_at",
+            (guild, role_id, datetime.now(UTC).isoformat()),
+        )
+
+    async def meta(self, key: str) -> str | None:
+        async with self._conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row is not None else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._conn.execute(
+            "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
         )

@@ -1,0 +1,1 @@
+"""The bot's cogs, one an area: the economy, governance, admin and setup, help, and gateway events."""

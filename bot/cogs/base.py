@@ -1,0 +1,274 @@
+"""What every cog shares: the command-word class and how an answer is shown on Discord.
+
+A command word is a hybrid command. Its slash form has typed options (with autocomplete) from
+which the handler writes the command's text; its prefix form does not let discord.py parse
+anything and hands the handler the message as typed. Either way the handler ends in
+``NomicBot.run_command(ctx, text)``: ``games.nomic.commands.parse`` and ``Router.run``, the same
+call the simulator makes, so ``!bid x 5`` and ``/bid lot:x amount:5`` get the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord_io import chunks, command_text, dms_closed
+from bot.render import embeds
+from bot.router import Post
+from games.nomic import commands as words
+from games.nomic.actions import (
+    Action,
+    PlaceBid,
+    ShowHelp,
+    ShowInventory,
+    ShowLots,
+    ShowPhase,
+    ShowProposals,
+    ShowRuleset,
+    ShowRulesetDiff,
+    ShowRulesetHistory,
+    ShowRulings,
+)
+from games.nomic.context import Context
+
+if TYPE_CHECKING:
+    from bot.app import NomicBot
+
+    Ctx = commands.Context[NomicBot]
+else:
+    Ctx = commands.Context
+
+ACCEPTED = "✅"
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+class WordCommand(commands.HybridCommand[Any, ..., None]):
+    """A hybrid command whose prefix form reads the raw message (through the shared grammar)."""
+
+    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
+        if ctx.interaction is not None:
+            await super()._parse_arguments(ctx)
+            return
+        # prefix: no discord.py conversion (its errors would not be ours); the handler's options
+        # are None and it passes the message itself to the grammar
+        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
+        ctx.kwargs = dict.fromkeys(self.clean_params)
+
+
+def aliases_of(name: str) -> list[str]:
+    return sorted(alias for alias, word in words.ALIASES.items() if word == name)
+
+
+def summary(name: str) -> str:
+    return words.COMMANDS_BY_NAME[name].summary
+
+
+def word(name: str, *, description: str | None = None) -> Callable[[Callback], WordCommand]:
+    """A command word of the round, described by its line in ``COMMAND_WORDS``."""
+
+    def decorate(func: Callback) -> WordCommand:
+        return WordCommand(func, name=name, description=description or summary(name), aliases=aliases_of(name))
+
+    return decorate
+
+
+def group(name: str, description: str) -> Callable[[Callback], commands.HybridGroup[Any, ..., None]]:
+    """A hybrid group (``!admin``, ``/setup``); typed without subcommand is answered by its callback."""
+
+    def decorate(func: Callback) -> commands.HybridGroup[Any, ..., None]:
+        return commands.HybridGroup(
+            func, name=name, description=description, invoke_without_command=True, case_insensitive=True
+        )
+
+    return decorate
+
+
+def sub(group: commands.HybridGroup[Any, ..., Any], name: str, description: str) -> Callable[[Callback], WordCommand]:
+    """A subcommand of a hybrid group (``!admin give``, ``/setup channel``)."""
+
+    def decorate(func: Callback) -> WordCommand:
+        command = WordCommand(func, name=name, description=description, parent=group)
+        group.add_command(command)
+        return command
+
+    return decorate
+
+
+async def perform(ctx: Ctx, slash_text: str) -> None:
+    """The end of every command word: the typed text (prefix) or the text built from options (slash)."""
+    bot = ctx.bot
+    typed = ctx.interaction is None
+    await bot.run_command(ctx, command_text(ctx.message.content, bot.settings.command_prefix) if typed else slash_text)
+
+
+def option(value: object) -> str:
+    """A slash option as command text: members as mentions, nothing as nothing."""
+    if value is None:
+        return ""
+    if isinstance(value, discord.abc.User):
+        return value.mention
+    return str(value).strip()
+
+
+def line(*parts: object) -> str:
+    return " ".join(p for p in (option(v) for v in parts) if p)
+
+
+# -- answers --
+
+
+async def reply(ctx: Ctx, text: str, *, ephemeral: bool = False) -> None:
+    for part in chunks(text):
+        await ctx.reply(part, ephemeral=ephemeral, mention_author=False)
+
+
+async def reply_embeds(ctx: Ctx, embed_list: Iterable[discord.Embed], *, ephemeral: bool = False) -> None:
+    for group in embeds.pack(embed_list):
+        await ctx.reply(embeds=group, ephemeral=ephemeral, mention_author=False)
+
+
+async def present(ctx: Ctx, context: Context, action: Action | None, posts: list[Post]) -> None:
+    """Show the router's answer the way Discord shows things best, with the router's words."""
+    bot = ctx.bot
+    guild = ctx.guild
+    if guild is None:
+        return
+    config = await bot.config(guild.id)
+    slash = ctx.interaction is not None
+    if not posts:
+        if slash:  # a redelivered prefix message gets no second answer; an interaction must get one
+            await reply(ctx, "That was done already.", ephemeral=True)
+        return
+    if posts[0].error:
+        for post in posts:
+            await reply(ctx, config.localize(post.text, guild), ephemeral=True)
+        return
+    show = _PRESENTERS.get(type(action)) if action is not None else None
+    text = config.localize(posts[0].text, guild)
+    if show is not None:
+        await show(ctx, context, action, text)
+        return
+    for post in posts:
+        if post.channel is not None:
+            await bot.deliver(guild, [post])
+        elif post.private:
+            await _private(ctx, embed=discord.Embed(description=config.localize(post.text, guild)), hand=None)
+        else:
+            await reply(ctx, config.localize(post.text, guild))
+
+
+async def _state(ctx: Ctx) -> Any:
+    return await ctx.bot.service.state(str(ctx.guild.id if ctx.guild else 0))
+
+
+async def _bid(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    """Prefix bids get a ✅ and a refreshed board soon; slash bids must be answered in words."""
+    channel = ctx.channel if isinstance(ctx.channel, discord.TextChannel) else None
+    if ctx.interaction is None:
+        try:
+            await ctx.message.add_reaction(ACCEPTED)
+        except discord.HTTPException:
+            await reply(ctx, text)
+    else:
+        await reply(ctx, text)
+    if channel is not None:
+        ctx.bot.board.request(channel.guild, channel)
+
+
+async def _lots(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    state = await _state(ctx)
+    embed, picture = embeds.board(state, text, context.at)
+    await ctx.reply(embed=embed, file=picture, mention_author=False)
+
+
+async def _phase(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    await ctx.reply(embed=embeds.phase(await _state(ctx), text, context.at), mention_author=False)
+
+
+async def _ruleset(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    await reply_embeds(ctx, embeds.text_embeds("The ruleset", text, embeds.GREY))
+
+
+async def _proposals(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    await reply_embeds(ctx, embeds.proposals(await _state(ctx), text))
+
+
+async def _rulings(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    await reply_embeds(ctx, embeds.rulings(await _state(ctx), text))
+
+
+HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
+HELP_MODERATORS = (
+    "Moderators: `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
+    "judge-elections), `/setup moderator-role @role` names the moderator role, `/setup show` lists both; "
+    "`!admin sync` registers the slash commands in this server."
+)
+
+
+async def _help(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    lines = [text, "", HELP_SLASH]
+    if context.is_moderator:
+        lines.append(HELP_MODERATORS)
+    title = f"What you can do in #{getattr(ctx.channel, 'name', None) or 'this channel'}"
+    await reply_embeds(ctx, embeds.text_embeds(title, "\n".join(lines)), ephemeral=ctx.interaction is not None)
+
+
+async def _inventory(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    """Your own cards only where only you see them; another player's holdings without their cards."""
+    state = await _state(ctx)
+    target = action.target or context.actor
+    player = state.players[target]
+    if target != context.actor:
+        await ctx.reply(embed=embeds.public_inventory(player), mention_author=False)
+        return
+    await _private(ctx, embed=None, hand=(text, player))
+
+
+async def _private(ctx: Ctx, *, embed: discord.Embed | None, hand: tuple[str, Any] | None) -> None:
+    """Ephemeral for a slash command; a DM for a prefix command, and if DMs are closed, a note."""
+    if hand is not None:
+        shown, picture = embeds.inventory(hand[0], tuple(hand[1].cards))
+    else:
+        shown, picture = embed or discord.Embed(), None
+    if ctx.interaction is not None:
+        if picture is not None:
+            await ctx.send(embed=shown, file=picture, ephemeral=True)
+        else:
+            await ctx.send(embed=shown, ephemeral=True)
+        return
+    try:
+        if picture is not None:
+            await ctx.author.send(embed=shown, file=picture)
+        else:
+            await ctx.author.send(embed=shown)
+    except discord.HTTPException as exc:
+        why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
+        hidden = (
+            f", so your cards are not shown here. You have {embeds.holdings_without_cards(hand[1])}."
+            if hand is not None
+            else "."
+        )
+        await reply(
+            ctx,
+            f"I could not send you that in a DM ({why}){hidden} Allow direct messages from this server's members "
+            "(server menu → Privacy Settings) and ask again, or use the slash command: only you see its answer.",
+        )
+        return
+    await reply(ctx, "I sent you the answer in a DM.")
+
+
+_PRESENTERS: dict[type, Callable[[Ctx, Context, Any, str], Awaitable[None]]] = {
+    PlaceBid: _bid,
+    ShowLots: _lots,
+    ShowPhase: _phase,
+    ShowRuleset: _ruleset,
+    ShowRulesetHistory: _ruleset,
+    ShowRulesetDiff: _ruleset,
+    ShowProposals: _proposals,
+    ShowRulings: _rulings,
+    ShowHelp: _help,
+    ShowInventory: _inventory,
+}

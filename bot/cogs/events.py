@@ -1,0 +1,190 @@
+"""Gateway events that are not commands: proposals, candidacies, votes, edits, deletions, leaving.
+
+Raw events are used throughout, so reactions, edits and deletions of messages sent before a
+restart (not in the cache) still count. Each becomes the router call the simulator makes for the
+same scenario line. A redelivered event changes nothing: messages are logged under their
+message id, edits under the edit's timestamp, and reactions under the state they were applied to
+(re-adding a vote that is present, or removing one that is not, is a no-op of the rules).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.discord_io import chunks, reply_reference, resolver
+from bot.router import Post
+from games.nomic.actions import Leave
+from games.nomic.commands import clean_keep_lines
+from games.nomic.context import ChannelRole
+
+if TYPE_CHECKING:
+    from bot.app import NomicBot
+
+log = logging.getLogger(__name__)
+
+TEXT_ROLES = {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}
+
+
+class RoundEvents(commands.Cog):
+    """Messages in #proposals and #judge-elections, reactions, edits, deletions and members leaving."""
+
+    def __init__(self, bot: NomicBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        for guild in self.bot.guilds:
+            await self.bot.ensure_round(guild, arm=True)
+        log.info("ready in %d guilds", len(self.bot.guilds))
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.bot.ensure_round(guild, arm=True)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A player's message in #proposals is a proposal; in #judge-elections, a candidacy."""
+        if message.author.bot or message.guild is None:
+            return
+        if message.content.lstrip().startswith(self.bot.settings.command_prefix):
+            return  # a command: NomicBot.on_message runs it
+        config = await self.bot.config(message.guild.id)
+        if config.role_of(message.channel) not in TEXT_ROLES:
+            return
+        await self.bot.ensure_round(message.guild)
+        ctx = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
+        posts = await self.bot.router.message(
+            str(message.guild.id), ctx, message.content, resolver(message.guild), message_id=str(message.id)
+        )
+        await self._answer(message.guild, message.channel, posts, str(message.id))
+
+    async def _answer(
+        self, guild: discord.Guild, channel: discord.abc.Messageable, posts: list[Post], message_id: str
+    ) -> None:
+        config = await self.bot.config(guild.id)
+        for post in posts:
+            if post.channel is not None:
+                await self.bot.deliver(guild, [post])
+                continue
+            reference = reply_reference(channel, message_id)
+            for part in chunks(config.localize(post.text, guild)):
+                try:
+                    await channel.send(part, reference=reference)  # type: ignore[arg-type]
+                except discord.HTTPException:
+                    log.exception("guild %s: could not answer message %s", guild.id, message_id)
+
+    async def _react(self, payload: discord.RawReactionActionEvent, *, added: bool) -> None:
+        bot = self.bot
+        if payload.guild_id is None or bot.user is None or payload.user_id == bot.user.id:
+            return  # the bot's own reactions (its ✅) never count
+        guild = bot.get_guild(payload.guild_id)
+        if guild is None:
+            return
+        member = payload.member or guild.get_member(payload.user_id)
+        if member is not None and member.bot:
+            return
+        state = await bot.service.state(str(guild.id))
+        if state is None or str(payload.message_id) not in state.reactions:
+            return  # votes count only on proposals and candidacies
+        await bot.ensure_round(guild)
+        config = await bot.config(guild.id)
+        channel = guild.get_channel_or_thread(payload.channel_id)
+        player = state.players.get(str(payload.user_id))
+        event = f"react:{payload.message_id}:{payload.user_id}:{payload.emoji}:{'+' if added else '-'}:{state.seq}"
+        user = member or discord.Object(payload.user_id)
+        ctx = bot.context(user, channel, config, event, name=None if member else player.name if player else None)
+        await bot.router.reaction(str(guild.id), ctx, str(payload.message_id), str(payload.emoji), added=added)
+
+    @commands.Cog.listener()
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        await self._react(payload, added=True)
+
+    @commands.Cog.listener()
+    async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
+        await self._react(payload, added=False)
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edit of a proposal: before its vote it amends the text; during the vote it retracts it."""
+        bot = self.bot
+        data = payload.data
+        author = data.get("author") or {}
+        content = data.get("content")
+        edited = data.get("edited_timestamp")
+        if payload.guild_id is None or content is None or not edited or author.get("bot") or "id" not in author:
+            return  # not an edit by a member (e.g. Discord adding a link preview, which is no edit)
+        guild = bot.get_guild(payload.guild_id)
+        state = await bot.service.state(str(payload.guild_id))
+        message_id = str(payload.message_id)
+        tracked = state is not None and (message_id in state.proposals or message_id in state.candidacies)
+        if guild is None or state is None or not tracked:
+            return
+        proposal = state.proposals.get(message_id)
+        if proposal is not None and proposal.text == clean_keep_lines(content):
+            return  # the words did not change
+        await bot.ensure_round(guild)
+        config = await bot.config(guild.id)
+        user = guild.get_member(int(author["id"])) or discord.Object(int(author["id"]))
+        channel = guild.get_channel_or_thread(payload.channel_id)
+        event = f"edit:{message_id}:{edited}"
+        name = str(author.get("global_name") or author.get("username") or author["id"])
+        ctx = bot.context(user, channel, config, event, name=None if isinstance(user, discord.Member) else name)
+        posts = await bot.router.edit(str(guild.id), ctx, message_id, content)
+        await bot.deliver(guild, posts)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._deleted(payload.guild_id, payload.channel_id, payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        for message_id in sorted(payload.message_ids):
+            await self._deleted(payload.guild_id, payload.channel_id, message_id)
+
+    async def _deleted(self, guild_id: int | None, channel_id: int, message_id: int) -> None:
+        """Deleting a proposal retracts it (and returns its item before the vote); a candidacy is withdrawn."""
+        bot = self.bot
+        if guild_id is None:
+            return
+        guild = bot.get_guild(guild_id)
+        state = await bot.service.state(str(guild_id))
+        key = str(message_id)
+        if guild is None or state is None:
+            return
+        proposal = state.proposals.get(key)
+        candidacy = state.candidacies.get(key)
+        author = proposal.author if proposal is not None else candidacy.author if candidacy is not None else None
+        if author is None:
+            return
+        await bot.ensure_round(guild)
+        config = await bot.config(guild.id)
+        member = guild.get_member(int(author)) if author.isdigit() else None
+        player = state.players.get(author)
+        name = None if member is not None else player.name if player is not None else author
+        user = member or discord.Object(int(author) if author.isdigit() else 0)
+        ctx = bot.context(user, guild.get_channel(channel_id), config, f"delete:{key}", name=name)
+        await bot.deliver(guild, await bot.router.delete(str(guild.id), ctx, key))
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A player who leaves the server stops being a player."""
+        bot = self.bot
+        guild = bot.get_guild(payload.guild_id)
+        state = await bot.service.state(str(payload.guild_id))
+        member = str(payload.user.id)
+        if guild is None or state is None or member not in state.players:
+            return
+        config = await bot.config(guild.id)
+        name = state.players[member].name
+        event = f"leave:{member}:{state.seq}"
+        ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
+        posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
+        await bot.deliver(guild, [Post(p.text, channel=ChannelRole.GAME_ACTIONS) for p in posts])
+
+
+async def setup(bot: NomicBot) -> None:
+    await bot.add_cog(RoundEvents(bot))

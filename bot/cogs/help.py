@@ -1,0 +1,52 @@
+"""Help and the facts of the round: what you can do here, the phase and time left, the ruleset."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.base import Ctx, line, perform, word
+
+if TYPE_CHECKING:
+    from bot.app import NomicBot
+
+
+class Help(commands.Cog):
+    """What a member can do in the channel they are in, the phase, and the rules in force."""
+
+    def __init__(self, bot: NomicBot) -> None:
+        self.bot = bot
+
+    @word("help")
+    async def help(self, ctx: Ctx) -> None:
+        await perform(ctx, "!help")
+
+    @word("phase")
+    async def phase(self, ctx: Ctx) -> None:
+        await perform(ctx, "!phase")
+
+    @word("ruleset")
+    @app_commands.describe(
+        show="the rules in force (default), their versions, or what changed between two versions",
+        old="diff: the earlier version",
+        new="diff: the later version",
+    )
+    async def ruleset(
+        self,
+        ctx: Ctx,
+        show: Literal["rules", "history", "diff"] = "rules",
+        old: int | None = None,
+        new: int | None = None,
+    ) -> None:
+        if show == "history":
+            await perform(ctx, "!ruleset history")
+        elif show == "diff":
+            await perform(ctx, line("!ruleset diff", old, new))
+        else:
+            await perform(ctx, "!ruleset")
+
+
+async def setup(bot: NomicBot) -> None:
+    await bot.add_cog(Help(bot))

@@ -1,0 +1,140 @@
+"""Small translations between Discord and the round: channels and their roles, mentions, long texts.
+
+Nothing here decides anything about the game; it maps Discord's ids and limits onto the words
+the router and the rules use, and back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import discord
+
+from data.store import GuildSettings
+from games.nomic.commands import PREFIX, MemberResolver
+from games.nomic.context import ChannelRole
+
+MESSAGE_LIMIT = 2000
+DMS_CLOSED = 50007
+"""Discord's "Cannot send messages to this user": the member does not take DMs from the bot."""
+TOO_OLD_TO_EDIT = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached"."""
+
+ROLES: tuple[ChannelRole, ...] = tuple(r for r in ChannelRole if r is not ChannelRole.OTHER)
+"""The channel roles a guild maps onto its channels."""
+
+_MENTION = re.compile(r"^<@!?(\d{5,25})>[,.;:!?]*$")
+_ROLE_IN_TEXT = re.compile(r"(?<![\w<#])#(" + "|".join(re.escape(r.value) for r in ROLES) + r")(?![\w-])")
+
+
+@dataclass
+class GuildConfig:
+    """Where each channel role lives in one guild, and its moderator role."""
+
+    channels: dict[ChannelRole, int] = field(default_factory=dict)
+    moderator_role: int | None = None
+
+    @classmethod
+    def from_settings(cls, stored: GuildSettings) -> GuildConfig:
+        channels: dict[ChannelRole, int] = {}
+        for role, channel in stored.channels.items():
+            try:
+                channels[ChannelRole(role)] = int(channel)
+            except ValueError:
+                continue
+        moderator = int(stored.moderator_role) if stored.moderator_role and stored.moderator_role.isdigit() else None
+        return cls(channels=channels, moderator_role=moderator)
+
+    def role_of(self, channel: object) -> ChannelRole:
+        """The role of the channel a command was used in: bound explicitly, or by its name."""
+        if isinstance(channel, discord.Thread):
+            return ChannelRole.OTHER
+        channel_id = getattr(channel, "id", None)
+        for role, bound in self.channels.items():
+            if bound == channel_id:
+                return role
+        try:
+            role = ChannelRole(getattr(channel, "name", "") or "")
+        except ValueError:
+            return ChannelRole.OTHER
+        if role is ChannelRole.OTHER or role in self.channels:
+            return ChannelRole.OTHER
+        return role
+
+    def channel_for(self, guild: discord.Guild, role: ChannelRole) -> discord.TextChannel | None:
+        """The channel that plays ``role`` in ``guild``, if there is one the bot can see."""
+        bound = self.channels.get(role)
+        if bound is not None:
+            channel = guild.get_channel(bound)
+            return channel if isinstance(channel, discord.TextChannel) else None
+        return discord.utils.get(guild.text_channels, name=role.value)
+
+    def localize(self, text: str, guild: discord.Guild | None) -> str:
+        """Turn the rules' ``#auctions`` into a link to the channel that plays that role here."""
+        if guild is None:
+            return text
+
+        def link(match: re.Match[str]) -> str:
+            channel = self.channel_for(guild, ChannelRole(match.group(1)))
+            return channel.mention if channel is not None else match.group(0)
+
+        return _ROLE_IN_TEXT.sub(link, text)
+
+
+def resolver(guild: discord.Guild) -> MemberResolver:
+    """Mentions as Discord writes them (``<@123>``), or ``@name`` typed by hand."""
+
+    def resolve(token: str) -> str | None:
+        token = token.strip()
+        match = _MENTION.match(token)
+        if match is not None:
+            return match.group(1)
+        if token.startswith("@") and len(token) > 1:
+            member = guild.get_member_named(token[1:].rstrip(",.;:!?"))
+            return str(member.id) if member is not None else None
+        return None
+
+    return resolve
+
+
+def command_text(content: str, prefix: str) -> str:
+    """A prefix message as the command grammar reads it (which always uses ``!``)."""
+    body = content.lstrip()
+    if body.startswith(prefix):
+        body = body[len(prefix) :]
+    return PREFIX + body
+
+
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split on line breaks so no message exceeds Discord's limit."""
+    out: list[str] = []
+    current = ""
+    for raw in text.split("\n"):
+        line = raw
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + len(line) + 1 > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out or [text[:limit] or "…"]
+
+
+def dms_closed(error: discord.HTTPException) -> bool:
+    return error.code == DMS_CLOSED
+
+
+def reply_reference(channel: discord.abc.Messageable, message_id: str | None) -> discord.MessageReference | None:
+    """A reference to answer a message by id, even one sent before a restart (no cache needed)."""
+    channel_id = getattr(channel, "id", None)
+    if message_id is None or not message_id.isdigit() or channel_id is None:
+        return None
+    return discord.MessageReference(message_id=int(message_id), channel_id=channel_id, fail_if_not_exists=False)

@@ -1,0 +1,1 @@
+"""What the Discord adapter shows: embeds that fit Discord's limits, and card pictures."""
