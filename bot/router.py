@@ -70,6 +70,11 @@ def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
     ]
 
 
+def _is_own_inventory(ctx: Context, action: Action) -> bool:
+    """The answer that shows a member their own cards goes to them alone."""
+    return isinstance(action, ShowInventory) and action.target in (None, ctx.actor)
+
+
 class Router:
     def __init__(self, service: RoundService) -> None:
         self.service = service
@@ -112,7 +117,8 @@ class Router:
         """Answer a query from the state, or carry out an action through the service."""
         try:
             if not action.changes_state:
-                return [Post(await self._query(guild, ctx, action))]
+                text = await self._query(guild, ctx, action)
+                return [Post(text, private=_is_own_inventory(ctx, action))]
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]

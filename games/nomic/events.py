@@ -249,9 +249,10 @@ class ItemsAdjusted(Event):
     by: str
 
     def text(self) -> str:
+        """Cards are counted, not named: the answer is public and a holding is private."""
         if self.given:
-            return f"{self.by} gave {self.name} {self.items.describe()}."
-        return f"{self.by} took {self.items.describe()} from {self.name}."
+            return f"{self.by} gave {self.name} {self.items.describe(hide_cards=True)}."
+        return f"{self.by} took {self.items.describe(hide_cards=True)} from {self.name}."
 
 
 @dataclass(frozen=True)

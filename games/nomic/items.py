@@ -47,11 +47,15 @@ class Items(BaseModel):
     def empty(self) -> bool:
         return self.points == 0 and not self.cards and self.spm == 0
 
-    def describe(self) -> str:
+    def describe(self, *, hide_cards: bool = False) -> str:
+        """In words; ``hide_cards`` counts the cards instead of naming them (a hand is private)."""
         parts: list[str] = []
         if self.points:
             parts.append(f"{self.points} point{'s' if self.points != 1 else ''}")
-        parts.extend(c.code for c in sort_cards(self.cards))
+        if hide_cards and self.cards:
+            parts.append(f"{len(self.cards)} card{'s' if len(self.cards) != 1 else ''}")
+        else:
+            parts.extend(c.code for c in sort_cards(self.cards))
         if self.spm:
             parts.append(f"{self.spm} Standard Proposal-Maker{'s' if self.spm != 1 else ''}")
         return ", ".join(parts) if parts else "nothing"

@@ -11,14 +11,16 @@ from games.nomic.state import RoundState
 
 
 def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
+    """A player's holdings. Cards in hand are private: only their owner sees which they are."""
     player = state.players.get(player_id)
     if player is None:
         if asking_self:
             raise NotAPlayerError("you are not a player; use `!join` in #game-actions to become one")
         raise NotAPlayerError(f"{member_label(player_id)} is not a player")
+    cards = f"Cards ({len(player.cards)}): {cards_text(player.cards)}" if asking_self else f"Cards: {len(player.cards)}"
     lines = [
         f"{player.name}: {player.points} point{'s' if player.points != 1 else ''}",
-        f"Cards ({len(player.cards)}): {cards_text(player.cards)}",
+        cards,
         f"Standard Proposal-Makers: {player.spm}",
     ]
     hand = state.hands.get(player_id)
