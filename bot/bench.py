@@ -529,7 +529,8 @@ def report(
     lines.append(f"  {'total':<34}{sum(accepted.values()):>9,}{sum(rejected.values()):>9,}")
     usage = resource.getrusage(resource.RUSAGE_SELF)
     gc_note = f"({pauses.count:,} collections, the longest {pauses.longest * 1000:.1f} ms)"
-    summary = f"{len(state.trades) + len(state.closed_trades):,} trades, {week.bids_settled:,} bids on the lots at settlement, seq {state.seq:,}"
+    trades = len(state.trades) + len(state.closed_trades)
+    summary = f"{trades:,} trades, {week.bids_settled:,} bids on the lots at settlement, seq {state.seq:,}"
     lines += [
         "",
         "Memory and state",
