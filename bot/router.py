@@ -34,6 +34,8 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, RuleError
 from games.nomic.proposals import vote_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
+from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
+from scheduler.due import next_tick
 from scheduler.live import catch_up
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,12 @@ class Post:
     at: datetime | None = None
     reply_to: str | None = None
     """For an announcement: the message it answers (a proposal's outcome answers the proposal)."""
+    thread: str | None = None
+    """A thread game's table (``wikipedia-1``): the post goes to that table's thread."""
+    kind: str | None = None
+    """What a table post is (``board``, ``hand``, ``reminder``... see ``TablePost.kind``); None for the round."""
+    mentions: tuple[str, ...] = ()
+    """Members a table post is addressed to (whose turn it is)."""
 
 
 def error_text(error: RuleError) -> str:
@@ -75,16 +83,65 @@ def _is_own_inventory(ctx: Context, action: Action) -> bool:
     return isinstance(action, ShowInventory) and action.target in (None, ctx.actor)
 
 
+def table_post(post: TablePost) -> Post:
+    """A thread game's post as every adapter sees posts (``thread`` names the table it belongs to)."""
+    return Post(
+        post.text,
+        private=post.private,
+        error=post.error,
+        at=post.at,
+        thread=post.table,
+        kind=post.kind,
+        mentions=post.mentions,
+    )
+
+
+ROUND_WORDS_IN_THREADS: frozenset[str] = (
+    frozenset(
+        {w.name for w in commands.COMMAND_WORDS if not w.channels}
+        | {a for a, name in commands.ALIASES.items() if not commands.COMMANDS_BY_NAME[name].channels and name != "help"}
+    )
+    - TABLE_WORDS
+)
+"""The round's anywhere-commands (``!inventory``, ``!lots``...) keep working in a table's thread
+when the game has no move of that name."""
+
+MAX_DUE_ROUNDS = 100_000
+
+
 class Router:
-    def __init__(self, service: RoundService) -> None:
+    def __init__(self, service: RoundService, tables: TableService | None = None) -> None:
         self.service = service
+        self.tables = tables
+        """Thread games; None: the router knows only the round (no ``!play``, no table threads)."""
 
     async def due_work(self, guild: str, now: datetime) -> list[Post]:
-        """Apply scheduled work due by ``now`` and return its announcements."""
+        """Apply scheduled work due by ``now`` (the round's and the tables'), in time order."""
         posts: list[Post] = []
+        if self.tables is not None:
+            for _ in range(MAX_DUE_ROUNDS):
+                at = await self.tables.next_due(guild)
+                if at is None or at > now:
+                    break
+                for tick_at, outcome in await catch_up(self.service, guild, at):
+                    posts.extend(outcome_posts(outcome, tick_at))
+                done = await self.tables.due(guild, at)
+                if not done:
+                    break
+                posts.extend(table_post(p) for p in done)
         for at, outcome in await catch_up(self.service, guild, now):
             posts.extend(outcome_posts(outcome, at))
         return posts
+
+    async def next_due(self, guild: str) -> datetime | None:
+        """The next instant with scheduled work: the round's next tick or a table's reminder or timeout."""
+        state = await self.service.state(guild)
+        due = [next_tick(state).at] if state is not None else []
+        if self.tables is not None:
+            at = await self.tables.next_due(guild)
+            if at is not None:
+                due.append(at)
+        return min(due) if due else None
 
     async def message(
         self,
@@ -95,8 +152,28 @@ class Router:
         *,
         message_id: str | None = None,
         source_line: int | None = None,
+        thread: str | None = None,
     ) -> list[Post]:
-        """A message: a command gets an answer; in #proposals and #judge-elections text counts too."""
+        """A message: a command gets an answer; in #proposals and #judge-elections text counts too.
+
+        ``thread``: where the message was typed when that may be a thread game's table (the thread's
+        name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
+        ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
+        """
+        if self.tables is not None and commands.is_command(content):
+            actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
+            table_posts = await self.tables.command(
+                guild,
+                actor,
+                content,
+                at=ctx.at,
+                event_id=ctx.event_id,
+                thread=thread,
+                source_line=source_line,
+                defer=ROUND_WORDS_IN_THREADS,
+            )
+            if table_posts is not None:
+                return [table_post(p) for p in table_posts]
         if not commands.is_command(content):
             if message_id is None or ctx.channel not in {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}:
                 return []
@@ -169,7 +246,7 @@ class Router:
 
     async def _query(self, guild: str, ctx: Context, action: Action) -> str:
         if isinstance(action, ShowHelp):
-            return help_text(ctx.channel, is_moderator=ctx.is_moderator)
+            return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=self.tables is not None)
         state = await self.service.state(guild)
         if state is None:
             raise NotStartedError("the round has not started on this server yet")

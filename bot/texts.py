@@ -30,7 +30,7 @@ def phase_text(state: RoundState, now: datetime) -> str:
     return "\n".join(lines)
 
 
-def help_text(channel: ChannelRole, *, is_moderator: bool) -> str:
+def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False) -> str:
     here = [w for w in COMMAND_WORDS if (not w.channels or channel in w.channels) and not w.moderators_only]
     elsewhere = [w for w in COMMAND_WORDS if w.channels and channel not in w.channels]
     lines = ["Commands you can use here:"]
@@ -49,4 +49,9 @@ def help_text(channel: ChannelRole, *, is_moderator: bool) -> str:
         "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
         "ITEMS are `N points`, card codes, `spm`, or `nothing`."
     )
+    if tables:
+        lines.append(
+            "Thread games: `!play GAME [ai:N] [turn:24h]` opens a table in a new thread (`!help` there lists its"
+            " commands); `!games` lists the open tables; `!rules GAME` explains a game."
+        )
     return "\n".join(lines)

@@ -15,12 +15,15 @@ from bot.router import Router
 from bot.sim.statedoc import state_document
 from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
 from data.store import Store
+from data.table_store import TableStore
 from games.nomic.service import RoundService
+from games.tables.service import TableService
 from scheduler.calendar import parse_duration
 
 HELP = """Lines you type are posted as the current member in the current channel.
   /as NAME         act as another member (they become known to the server)
   /in CHANNEL      post in another channel (auctions, game-actions, proposals, judge-elections)
+                   or in a thread game's thread: `!play wikipedia ai:2`, then /in wikipedia-1
   /react ID 👍     react to message ID as the current member (/unreact ID 👍 takes it back)
   /edit ID TEXT    edit message ID;  /delete ID  delete it
   /advance 2d      move the clock on (w d h m s), running everything due
@@ -92,7 +95,8 @@ class ConsoleSession:
             await self.world.feed(DeleteLine(type="delete", at=self.now, message=words[0]))
         elif verb == "state":
             state = await self.world.service.state(GUILD)
-            self.say(json.dumps(state_document(state, self.now), indent=2, ensure_ascii=False))
+            tables = await self.world.tables.all_tables(GUILD) if self.world.tables is not None else []
+            self.say(json.dumps(state_document(state, self.now, tables), indent=2, ensure_ascii=False))
         else:
             self.say("! unknown or incomplete console command; /help lists them")
         return True
@@ -107,10 +111,13 @@ async def console(
     out: IO[str] = sys.stdout,
 ) -> int:
     with tempfile.TemporaryDirectory(prefix="nomic-console-") as tmp:
-        store = await Store.open(db if db is not None else Path(tmp) / "console.db")
+        path = db if db is not None else Path(tmp) / "console.db"
+        store = await Store.open(path)
+        table_store = await TableStore.open(path)
         try:
             service = RoundService(store)
-            world = World(Router(service), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
+            tables = TableService(table_store, seed=seed)
+            world = World(Router(service, tables), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
             world.on_say = lambda said: _show(said, out)
             session = ConsoleSession(world, out, start or datetime.now(UTC).replace(microsecond=0))
             await world.feed(SetupLine(type="setup", at=session.now, admins=[session.me]))
@@ -125,6 +132,7 @@ async def console(
                     break
             await service.save_snapshots()
         finally:
+            await table_store.close()
             await store.close()
     return 0
 

@@ -21,7 +21,9 @@ from bot.router import Router
 from bot.sim.statedoc import state_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
 from data.store import Store
+from data.table_store import TableStore
 from games.nomic.service import RoundService
+from games.tables.service import TableService
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -74,17 +76,25 @@ async def replay(
     with tempfile.TemporaryDirectory(prefix="nomic-replay-") as tmp:
         path = db if db is not None else Path(tmp) / "replay.db"
         store = await Store.open(path)
+        tables = await TableStore.open(path)
         try:
-            return await _run(store, lines, seed=seed, until=until)
+            return await _run(store, lines, seed=seed, until=until, table_store=tables)
         finally:
+            await tables.close()
             await store.close()
 
 
 async def _run(
-    store: Store, lines: list[tuple[int, Line]], *, seed: str | None, until: datetime | None
+    store: Store,
+    lines: list[tuple[int, Line]],
+    *,
+    seed: str | None,
+    until: datetime | None,
+    table_store: TableStore | None = None,
 ) -> ReplayResult:
     service = RoundService(store)
-    world = World(Router(service), seed=seed)
+    tables = TableService(table_store, seed=seed) if table_store is not None else None
+    world = World(Router(service, tables), seed=seed)
     transcript: list[dict[str, Any]] = []
 
     def record(said: Said) -> None:
@@ -92,6 +102,10 @@ async def _run(
 
     world.on_say = record
     done = await store.last_source_line(GUILD)
+    if table_store is not None:
+        table_done = await table_store.last_source_line(GUILD)
+        if table_done is not None:
+            done = table_done if done is None else max(done, table_done)
     skipped = 0
     for number, line in lines:
         if done is not None and number <= done:
@@ -105,7 +119,9 @@ async def _run(
     state = await service.state(GUILD)
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
-    return ReplayResult(lines=len(lines), skipped=skipped, document=state_document(state, now), transcript=transcript)
+    played = await tables.all_tables(GUILD) if tables is not None else []
+    document = state_document(state, now, played)
+    return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 
 def replay_file(

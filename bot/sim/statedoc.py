@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -9,9 +10,32 @@ from bot.sim.world import iso
 from games.nomic.common import highest_bid
 from games.nomic.proposals import tally
 from games.nomic.state import RoundState
+from games.tables.lobby import Table
 
 
-def state_document(state: RoundState | None, now: datetime) -> dict[str, Any]:
+def table_entry(table: Table) -> dict[str, Any]:
+    """One thread game's table: the contract's keys (thread, game, status, players) and more."""
+    deadline = table.deadline
+    return {
+        "thread": table.name,
+        "game": table.game,
+        "status": table.status.value,
+        "players": [s.member for s in table.humans if s.member is not None],
+        "ai_seats": [s.name for s in table.ai_seats],
+        "seats": [s.name for s in table.seats],
+        "ai_for_good": [s.member for s in table.seats if s.member is not None and s.autopilot],
+        "timeouts": {s.member: s.timeouts for s in table.seats if s.member is not None and s.timeouts},
+        "to_move": table.turn_seat,
+        "turn_deadline": iso(deadline) if deadline is not None else None,
+        "moves": table.moves,
+        "winners": list(table.winners),
+        "summary": table.summary,
+        "seed": table.seed,
+    }
+
+
+def state_document(state: RoundState | None, now: datetime, tables: Sequence[Table] = ()) -> dict[str, Any]:
+    entries = [table_entry(t) for t in tables]
     if state is None:
         return {
             "now": iso(now),
@@ -21,7 +45,7 @@ def state_document(state: RoundState | None, now: datetime) -> dict[str, Any]:
             "lots": [],
             "proposals": [],
             "rulings": [],
-            "tables": [],
+            "tables": entries,
         }
     players = {
         pid: {
@@ -75,7 +99,7 @@ def state_document(state: RoundState | None, now: datetime) -> dict[str, Any]:
         "proposals": proposals,
         "rulings": rulings,
         "candidacies": [c.author for c in state.candidacies.values()],
-        "tables": [],
+        "tables": entries,
         "ruleset_version": state.ruleset_version,
         "trades": [
             {

@@ -19,6 +19,7 @@ from games.nomic.actions import Leave, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.ruleset import Ruleset, load_ruleset
 from games.nomic.service import RoundService
+from games.tables.service import TableService
 from scheduler.due import opening
 
 GUILD = "sim"
@@ -152,6 +153,10 @@ class World:
     def service(self) -> RoundService:
         return self.router.service
 
+    @property
+    def tables(self) -> TableService | None:
+        return self.router.tables
+
     def resolve(self, token: str) -> str | None:
         match = _MENTION.match(token.strip())
         if match is None or not token.strip().startswith("@"):
@@ -168,6 +173,10 @@ class World:
             when = post.at or at
             if post.private:
                 self._say(Said(when, post.text, to=actor, reply_to=reply_to))
+            elif post.thread is not None:
+                # a table's thread: an answer when the command was typed there, an announcement elsewhere
+                answer = reply_to if post.thread == channel else post.reply_to
+                self._say(Said(when, post.text, channel=post.thread, reply_to=answer))
             elif post.channel is not None:
                 self._say(Said(when, post.text, channel=post.channel.value, reply_to=post.reply_to))
             else:
@@ -238,8 +247,10 @@ class World:
                 self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
+        # channels the round does not name may be thread games' threads (``wikipedia-1``)
+        thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER else None
         posts = await self.router.message(
-            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number
+            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread
         )
         self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
 
