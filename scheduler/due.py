@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 
 from games.nomic import engine
 from games.nomic.actions import Tick
-from games.nomic.phases import Phase
+from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Calendar, Ruleset
 from games.nomic.state import RoundState
-from scheduler.calendar import boundaries_between, next_boundary, phase_at, phase_window, presenting_open
+from scheduler.calendar import (
+    boundaries_between,
+    next_boundary,
+    phase_at,
+    phase_window,
+    placements_at,
+    presenting_open,
+)
 
 
 def opening(ruleset: Ruleset, at: datetime) -> tuple[Phase, bool]:
@@ -27,8 +34,19 @@ def _calendar_tick(cal: Calendar, after: datetime) -> Tick:
 
 
 def next_tick(state: RoundState) -> Tick:
-    """The next instant after the state's clock with work due, and what falls there."""
-    weekly = _calendar_tick(state.ruleset.calendar, state.clock)
+    """The next instant after the state's clock with work due, and what falls there.
+
+    When a calendar change has cut the auction phase short, the auction ends at once (at the
+    instant of the change) rather than at a boundary that had already passed.
+    """
+    cal = state.ruleset.calendar
+    if state.phase is Phase.AUCTION and phase_at(cal, state.clock) is Phase.BARTERING:
+        at = state.clock + timedelta(microseconds=1)
+        kinds: tuple[BoundaryKind, ...] = (BoundaryKind.AUCTION_END,)
+        if placements_at(cal, at) <= at:
+            kinds = (BoundaryKind.AUCTION_END, BoundaryKind.PLACEMENTS)
+        return Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
+    weekly = _calendar_tick(cal, state.clock)
     sooner = [d for d in engine.deadlines(state) if state.clock < d < weekly.at]
     if sooner:
         return Tick(at=min(sooner))

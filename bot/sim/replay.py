@@ -46,8 +46,13 @@ class ReplayResult:
 def read_scenario(path: Path, errors: IO[str]) -> list[tuple[int, Line]]:
     """Every valid line with its number (0-based); bad lines are reported and left out."""
     lines: list[tuple[int, Line]] = []
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh):
+    with path.open("rb") as fh:
+        for number, raw_bytes in enumerate(fh):
+            try:
+                raw = raw_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                print(f"line {number + 1}: skipped: not UTF-8 ({exc.reason} at byte {exc.start})", file=errors)
+                continue
             if not raw.strip():
                 continue
             try:

@@ -6,7 +6,6 @@ runs the scheduled work due before each line on a virtual clock, and records wha
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,7 +22,7 @@ from games.tables.service import TableService
 from scheduler.due import opening
 
 GUILD = "sim"
-_MENTION = re.compile(r"^@?([^\s,;:!?.]+)[,;:!?.]*$")
+_TRAILING = ",;:!?."
 
 
 class _Line(BaseModel):
@@ -158,11 +157,15 @@ class World:
         return self.router.tables
 
     def resolve(self, token: str) -> str | None:
-        match = _MENTION.match(token.strip())
-        if match is None or not token.strip().startswith("@"):
+        """``@name`` names a member; punctuation after it counts only when the name has none."""
+        text = token.strip()
+        if not text.startswith("@") or len(text) < 2:
             return None
-        name = match.group(1)
-        return name if name in self.members else None
+        name = text[1:]
+        if name in self.members:
+            return name
+        bare = name.rstrip(_TRAILING)
+        return bare if bare in self.members else None
 
     def _say(self, said: Said) -> None:
         if self.on_say is not None:
@@ -194,7 +197,7 @@ class World:
     async def feed(self, line: Line, *, number: int | None = None, replaying: bool = True) -> None:
         """Apply one scenario line. ``replaying=False`` only records what the line tells us."""
         self.members.update(line_members(line))
-        if isinstance(line, SetupLine):
+        if isinstance(line, SetupLine) and not self.started:
             self.admins.update(line.admins)
         if isinstance(line, MessageLine):
             self.messages.setdefault(line.id, line)

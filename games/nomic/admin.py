@@ -7,6 +7,7 @@ import json
 from games.nomic.actions import AdminGive, AdminSet, AdminTake
 from games.nomic.common import (
     Transition,
+    adopt_ruleset,
     change_holding,
     invalidate_bids,
     require_holding,
@@ -67,7 +68,7 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
         by=f"moderator {ctx.actor_name}",
         change=f"{action.option.strip()} = {_show(new)}",
     )
-    state = state.model_copy(update={"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)})
+    state = adopt_ruleset(state, ruleset, record, ctx.at)
     event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name)
     events: list[Event] = [event]
     if state.ruleset_versions[-2].ruleset.auction.revive_bids and not ruleset.auction.revive_bids:

@@ -8,19 +8,34 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from games.nomic.cards import missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import InsufficientError, NotAllowedError, NotAPlayerError, WrongChannelError
 from games.nomic.events import BidsInvalidated, Event
 from games.nomic.items import Items
-from games.nomic.state import Bid, Lot, Player, RoundState
+from games.nomic.ruleset import Ruleset
+from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
 
 
 @dataclass(frozen=True)
 class Transition:
     state: RoundState
     events: tuple[Event, ...] = ()
+
+
+def adopt_ruleset(state: RoundState, ruleset: Ruleset, record: RulesetVersion, at: datetime) -> RoundState:
+    """A new ruleset version in force from ``at``.
+
+    A changed calendar only shapes the time to come: the clock moves up to the change, so no
+    boundary of the new calendar that would have fallen before it is applied after the fact.
+    """
+    update: dict[str, object] = {"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)}
+    just_before = at - timedelta(microseconds=1)
+    if ruleset.calendar != state.ruleset.calendar and just_before > state.clock:
+        update["clock"] = just_before
+    return state.model_copy(update=update)
 
 
 def require_channel(ctx: Context, *roles: ChannelRole) -> None:

@@ -11,7 +11,7 @@ import re
 from datetime import datetime, timedelta
 
 from games.nomic.actions import DeleteMessage, EditMessage, Propose, React
-from games.nomic.common import Transition, change_holding, require_channel, require_player
+from games.nomic.common import Transition, adopt_ruleset, change_holding, require_channel, require_player
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError
 from games.nomic.events import (
@@ -85,15 +85,19 @@ def classify(text: str, ruleset: Ruleset) -> ProposalClass:
     return ProposalClass.URGENT if text.lstrip().lower().startswith(prefix) else ProposalClass.STANDARD
 
 
+def _check_text(text: str, what: str) -> None:
+    if not text.strip():
+        raise BadInputError(f"{what} needs some text")
+    if len(text) > MAX_PROPOSAL_LENGTH:
+        raise BadInputError(f"{what} is at most {MAX_PROPOSAL_LENGTH:,} characters")
+
+
 def check_propose(state: RoundState, ctx: Context, action: Propose) -> None:
     require_channel(ctx, ChannelRole.PROPOSALS)
     player = require_player(state, ctx)
     if action.message in state.proposals:
         raise ConflictError("that message is already a proposal")
-    if not action.text.strip():
-        raise BadInputError("a proposal needs some text")
-    if len(action.text) > MAX_PROPOSAL_LENGTH:
-        raise BadInputError(f"a proposal is at most {MAX_PROPOSAL_LENGTH:,} characters")
+    _check_text(action.text, "a proposal")
     if classify(action.text, state.ruleset) is ProposalClass.STANDARD and player.spm < 1:
         prefix = state.ruleset.proposals.urgent_prefix
         raise InsufficientError(
@@ -174,6 +178,7 @@ def check_edit(state: RoundState, ctx: Context, action: EditMessage) -> None:
     if proposal is None or not proposal.status.open:
         raise UnknownError("only an open proposal's edit matters")
     if proposal.status is ProposalStatus.PENDING:
+        _check_text(action.text, "an edited proposal")
         try:
             parse_amendments(action.text, state.ruleset)
         except UnknownError as exc:
@@ -310,5 +315,5 @@ def take_effect(state: RoundState, proposal: Proposal, at: datetime) -> Transiti
     version = state.ruleset_version + 1
     change = "; ".join(f"{a.option} = {a.value}" for a in proposal.amendments)
     record = RulesetVersion(version=version, ruleset=ruleset, at=at, by=f"proposal {proposal.number}", change=change)
-    state = state.model_copy(update={"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)})
+    state = adopt_ruleset(state, ruleset, record, at)
     return Transition(state, (RulesetAmended(proposal.number, proposal.message, version, change, ""),))

@@ -11,7 +11,7 @@ import re
 import tomllib
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -66,6 +66,10 @@ class Auction(_Part):
     unsold_lots: UnsoldLots = Field(UnsoldLots.CARRY_OVER, description="what happens to lots nobody validly bid on")
 
 
+Prize = Annotated[int, Field(ge=0, le=1_000_000)]
+"""A prize is never negative: points and items never go below zero."""
+
+
 class Hands(_Part):
     hand_size: int = Field(5, ge=5, le=5, description="cards in a presented hand")
     wrap_around_straights: bool = Field(
@@ -75,8 +79,8 @@ class Hands(_Part):
         default=False,
         description="break ties as in poker (grouped ranks, suits ignored) instead of card by card",
     )
-    prize_points: tuple[int, ...] = Field((20, 10, 30, 20), description="points for 1st, 2nd, 3rd, ... place")
-    prize_proposal_makers: tuple[int, ...] = Field(
+    prize_points: tuple[Prize, ...] = Field((20, 10, 30, 20), description="points for 1st, 2nd, 3rd, ... place")
+    prize_proposal_makers: tuple[Prize, ...] = Field(
         (1, 1), description="Standard Proposal-Makers for 1st, 2nd, ... place"
     )
     return_cards_from_place: int = Field(
