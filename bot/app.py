@@ -1,9 +1,11 @@
 """The live Discord adapter: gateway events in, the same router as the simulator, answers out.
 
 ``create_bot(settings)`` builds the bot with its cogs (``bot/cogs``): the round's economy, its
-governance, admin and setup, help, and the gateway events that are not commands (proposals,
-votes, edits, leaving). Every command ends in ``NomicBot.run_command``: the command's text goes
-through ``games.nomic.commands.parse`` and ``Router.run``, exactly as a replayed line does.
+governance, admin and setup, help, the thread games (``bot/cogs/tables.py``), and the gateway
+events that are not commands (proposals, votes, edits, leaving). Every command ends in
+``NomicBot.run_command``: the thread games' commands go through ``Router.table_command`` (the
+``TableService`` text command), the round's through ``games.nomic.commands.parse`` and
+``Router.run``, exactly as a replayed line does. Buttons of tables type the same texts.
 
 The store is opened in ``setup_hook`` (so the bot can be built without a running loop), and slash
 commands are never synced on start unless ``SYNC_COMMANDS_GLOBALLY`` asks for it.
@@ -26,10 +28,12 @@ from discord.ext import commands
 
 from bot.board import BoardPoster
 from bot.cogs.base import present
+from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
 from bot.router import Post, Router, error_text, outcome_posts
 from bot.settings import Settings
 from data.store import Store
+from data.table_store import TableStore
 from games.nomic import commands as words
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -37,13 +41,21 @@ from games.nomic.errors import RuleError
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import Outcome, RoundService
 from games.nomic.state import RoundState
+from games.tables.service import TableService
 from scheduler.clock import Clock, RealClock
 from scheduler.due import opening
-from scheduler.live import LiveScheduler, catch_up
+from scheduler.live import LiveScheduler
 
 log = logging.getLogger(__name__)
 
-COGS = ("bot.cogs.economy", "bot.cogs.governance", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.events")
+COGS = (
+    "bot.cogs.economy",
+    "bot.cogs.governance",
+    "bot.cogs.admin",
+    "bot.cogs.help",
+    "bot.cogs.tables",
+    "bot.cogs.events",
+)
 GLOBAL_SYNC_KEY = "global_commands_sha256"
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
 
@@ -82,18 +94,25 @@ class NomicBot(commands.Bot):
         self.clock: Clock = clock if clock is not None else RealClock()
         self.timers = clock is None if timers is None else timers
         self.store: Store | None = None
+        self.table_store: TableStore | None = None
         self._router: Router | None = None
         self.scheduler: LiveScheduler | None = None
         self._configs: dict[int, GuildConfig] = {}
         self.board = BoardPoster(self, settings.board_refresh_seconds)
+        self.desk = TableDesk(self)
 
     # -- life cycle --
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path, synchronous=self.settings.sqlite_synchronous)
+        synchronous = self.settings.sqlite_synchronous
+        self.store = await Store.open(self.settings.database_path, synchronous=synchronous)
+        # the tables' own connection to the same file (see data/table_store.py for why not one)
+        self.table_store = await TableStore.open(self.settings.database_path, synchronous=synchronous)
         service = RoundService(self.store)
-        self._router = Router(service)
-        self.scheduler = LiveScheduler(service, self.clock, self.announce)
+        self._router = Router(service, TableService(self.table_store))
+        self.scheduler = LiveScheduler(
+            service, self.clock, self.announce, work=self.scheduled_work, next_due=self._router.next_due
+        )
         if self.timers:
             self.scheduler.start()
         for name in COGS:
@@ -114,6 +133,9 @@ class NomicBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+        if self.table_store is not None:
+            await self.table_store.close()
+            self.table_store = None
 
     async def close(self) -> None:
         await super().close()  # the gateway first, so no event arrives after the store is closed
@@ -134,6 +156,11 @@ class NomicBot(commands.Bot):
     @property
     def service(self) -> RoundService:
         return self.router.service
+
+    @property
+    def table_service(self) -> TableService | None:
+        """The thread games' service, or None before ``setup_hook`` (for autocomplete and buttons)."""
+        return self._router.tables if self._router is not None else None
 
     async def round_state(self, guild_id: int) -> RoundState | None:
         """The guild's state, or None (no round, or the bot is not ready): for autocomplete."""
@@ -204,16 +231,28 @@ class NomicBot(commands.Bot):
             await self.scheduler.arm(str(guild.id))
 
     async def catch_up(self, guild: discord.Guild) -> bool:
-        """Apply and announce the scheduled work due by now (the timers may not have fired yet).
+        """Apply and announce the scheduled work due by now (the timers may not have fired yet):
+        the round's phase changes and the tables' reminders and timeouts, in time order.
 
-        Returns whether anything was due; the guild's timer is then re-armed for the next work.
+        Returns whether anything was announced; the guild's timer is then re-armed for the next work.
         """
-        done = await catch_up(self.service, str(guild.id), self.clock.now())
-        for at, outcome in done:
-            await self.announce(str(guild.id), at, outcome)
-        if done and self.scheduler is not None:
+        posts = await self.router.due_work(str(guild.id), self.clock.now())
+        await self.deliver(guild, posts)
+        if posts:
+            await self.rearm(guild)
+        return bool(posts)
+
+    async def scheduled_work(self, guild_id: str, now: datetime) -> None:
+        """What the guild's timer runs: every scheduled work due by ``now``, announced where it belongs."""
+        posts = await self.router.due_work(guild_id, now)
+        guild = self.get_guild(int(guild_id))
+        if guild is not None:
+            await self.deliver(guild, posts)
+
+    async def rearm(self, guild: discord.Guild) -> None:
+        """Set the guild's timer to its next scheduled work (a table's move may have moved it sooner)."""
+        if self.scheduler is not None:
             await self.scheduler.arm(str(guild.id))
-        return bool(done)
 
     async def run_scheduled_work(self) -> None:
         """Catch every guild up to the clock: what the timers do, for a clock moved by hand."""
@@ -227,9 +266,14 @@ class NomicBot(commands.Bot):
             await self.deliver(guild, outcome_posts(outcome, at))
 
     async def deliver(self, guild: discord.Guild, posts: list[Post]) -> None:
-        """Post announcements in their mapped channels (as replies where they answer a message)."""
+        """Post announcements in their mapped channels (as replies where they answer a message);
+        a table's posts in the table's thread."""
+        if any(post.thread is not None for post in posts):
+            await self.desk.deliver(guild, posts)
         config = await self.config(guild.id)
         for post in posts:
+            if post.thread is not None:
+                continue
             role = post.channel or ChannelRole.GAME_ACTIONS
             channel = config.channel_for(guild, role)
             if channel is None:
@@ -273,6 +317,8 @@ class NomicBot(commands.Bot):
             await ctx.send("I take commands in a server's channels, not here.")
             return
         await self.ensure_round(guild)
+        if await self.desk.run(ctx, text):
+            return  # a thread game's command: answered by the tables
         config = await self.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = self.context(ctx.author, ctx.channel, config, event)

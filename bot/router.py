@@ -160,20 +160,9 @@ class Router:
         name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
         ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
         """
-        if self.tables is not None and commands.is_command(content):
-            actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
-            table_posts = await self.tables.command(
-                guild,
-                actor,
-                content,
-                at=ctx.at,
-                event_id=ctx.event_id,
-                thread=thread,
-                source_line=source_line,
-                defer=ROUND_WORDS_IN_THREADS,
-            )
-            if table_posts is not None:
-                return [table_post(p) for p in table_posts]
+        table_posts = await self.table_command(guild, ctx, content, thread=thread, source_line=source_line)
+        if table_posts is not None:
+            return table_posts
         if not commands.is_command(content):
             if message_id is None or ctx.channel not in {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}:
                 return []
@@ -189,6 +178,36 @@ class Router:
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
         return await self.run(guild, ctx, action, source_line=source_line)
+
+    async def table_command(
+        self,
+        guild: str,
+        ctx: Context,
+        content: str,
+        *,
+        thread: str | None = None,
+        source_line: int | None = None,
+    ) -> list[Post] | None:
+        """A command the thread games answer, or None when it is the round's.
+
+        The tables answer ``!play``, ``!games`` and ``!rules GAME`` anywhere, and every command typed
+        in a table's thread (``thread``: the thread's name or id, or a table's name: what a button
+        of that table says) except the round's questions the game cannot read.
+        """
+        if self.tables is None or not commands.is_command(content):
+            return None
+        actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
+        table_posts = await self.tables.command(
+            guild,
+            actor,
+            content,
+            at=ctx.at,
+            event_id=ctx.event_id,
+            thread=thread,
+            source_line=source_line,
+            defer=ROUND_WORDS_IN_THREADS,
+        )
+        return None if table_posts is None else [table_post(p) for p in table_posts]
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         """Answer a query from the state, or carry out an action through the service."""

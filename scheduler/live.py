@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 
 Announce = Callable[[str, datetime, Outcome], Awaitable[None]]
 """Called with the guild, the instant and the outcome of each tick applied."""
+Work = Callable[[str, datetime], Awaitable[object]]
+"""Applies (and announces) every scheduled work of a guild due by an instant: the round's and more."""
+NextDue = Callable[[str], Awaitable[datetime | None]]
+"""The instant of a guild's next scheduled work, derived from its stored state; None: nothing."""
 
 MAX_CATCH_UP = 10_000
 """More boundaries than this in one catch-up means a broken clock, not downtime."""
@@ -44,12 +48,27 @@ async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tup
 
 
 class LiveScheduler:
-    """One date job per guild, re-armed after each run from the state it produced."""
+    """One date job per guild, re-armed after each run from the state it produced.
 
-    def __init__(self, service: RoundService, clock: Clock, announce: Announce) -> None:
+    By default a job applies the round's ticks. ``work`` and ``next_due`` widen that to all of a
+    guild's scheduled work (the Discord adapter passes ``Router.due_work`` and ``Router.next_due``,
+    so the round and the thread games' turn timers share one job, in time order).
+    """
+
+    def __init__(
+        self,
+        service: RoundService,
+        clock: Clock,
+        announce: Announce,
+        *,
+        work: Work | None = None,
+        next_due: NextDue | None = None,
+    ) -> None:
         self._service = service
         self._clock = clock
         self._announce = announce
+        self._work = work
+        self._next_due = next_due
         self._scheduler = AsyncIOScheduler(timezone="UTC")
 
     def start(self) -> None:
@@ -65,20 +84,39 @@ class LiveScheduler:
             await self.run_due(guild)
 
     async def run_due(self, guild: str) -> None:
-        for at, outcome in await catch_up(self._service, guild, self._clock.now()):
-            await self._announce(guild, at, outcome)
+        if self._work is not None:
+            await self._work(guild, self._clock.now())
+        else:
+            for at, outcome in await catch_up(self._service, guild, self._clock.now()):
+                await self._announce(guild, at, outcome)
         await self.arm(guild)
 
-    async def arm(self, guild: str) -> None:
+    async def next_at(self, guild: str) -> datetime | None:
+        if self._next_due is not None:
+            return await self._next_due(guild)
         state = await self._service.state(guild)
-        if state is None:
+        return next_tick(state).at if state is not None else None
+
+    def armed_at(self, guild: str) -> datetime | None:
+        """When the guild's job runs next (None: no job); for tests and logs."""
+        job = self._scheduler.get_job(f"round:{guild}")
+        trigger = getattr(job, "trigger", None) if job is not None else None
+        run_date = getattr(trigger, "run_date", None)
+        return run_date if isinstance(run_date, datetime) else None
+
+    async def arm(self, guild: str) -> None:
+        at = await self.next_at(guild)
+        job = f"round:{guild}"
+        if self._scheduler.get_job(job) is not None:
+            # also while stopped, where add_job only queues: keep one pending job a guild
+            self._scheduler.remove_job(job)
+        if at is None:
             return
-        at = next_tick(state).at
         self._scheduler.add_job(
             self.run_due,
             trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),
             args=[guild],
-            id=f"round:{guild}",
+            id=job,
             replace_existing=True,
             misfire_grace_time=None,
             coalesce=True,

@@ -66,11 +66,17 @@ def summary(name: str) -> str:
     return words.COMMANDS_BY_NAME[name].summary
 
 
+TAKEN_ALIASES = frozenset({"rules"})
+"""Aliases of the round's grammar that are commands of their own on Discord: ``!rules`` is the
+thread games' command (``!rules GAME``), whose text without a game still reaches the round's ruleset."""
+
+
 def word(name: str, *, description: str | None = None) -> Callable[[Callback], WordCommand]:
-    """A command word of the round, described by its line in ``COMMAND_WORDS``."""
+    """A command word: the round's are described by their line in ``COMMAND_WORDS``."""
 
     def decorate(func: Callback) -> WordCommand:
-        return WordCommand(func, name=name, description=description or summary(name), aliases=aliases_of(name))
+        aliases = [a for a in aliases_of(name) if a not in TAKEN_ALIASES]
+        return WordCommand(func, name=name, description=description or summary(name), aliases=aliases)
 
     return decorate
 

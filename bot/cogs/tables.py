@@ -1,0 +1,752 @@
+"""Thread games on Discord: ``/play``, ``/games``, ``/rules GAME``, the table commands, and the tables' UI.
+
+One path: a prefix command, a slash command, a button and a menu choice all become command text
+(``!join``, ``!ai 2``, ``!section 12 9``...) and end in ``Router.table_command``, which is
+``TableService.command``: the call the simulator makes for the same line. A button says which
+table it belongs to in its ``custom_id`` (``table:GUILD:wikipedia-1:join``), so it keeps working
+after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``).
+
+``TableDesk`` shows what the service says: posts of a table go to the table's thread (a public
+thread ``GAME-N``, created from the channel where ``!play`` was used when the table's lobby is
+first posted), boards as an embed with a small picture and the turn's buttons, a hand only to its
+owner (ephemeral, or by DM for a prefix command), rule errors ephemerally.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.base import Ctx, line, perform, word
+from bot.discord_io import chunks, command_text, dms_closed
+from bot.render import embeds
+from bot.render.tables import PICTURE_FILE, table_picture
+from bot.router import Post
+from games.nomic.context import ChannelRole
+from games.tables import lobby
+from games.tables.engine import GameRuleError
+from games.tables.lobby import Table, TableStatus
+from games.tables.registry import GAMES
+from games.tables.service import Actor, TableService, parse_play
+
+if TYPE_CHECKING:
+    from bot.app import NomicBot
+
+log = logging.getLogger(__name__)
+
+MAX_OPTIONS = 25
+"""Discord's limit of options in a select menu (and of autocomplete choices)."""
+OPTION_LIMIT = 100
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A week: a table's thread stays in the channel list while a slow game is under way."""
+SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
+
+_GUILD = r"(?P<guild>[0-9]{1,20})"
+_TABLE = r"(?P<table>[a-z][a-z0-9_]{0,30}-[0-9]{1,9})"
+BUTTON_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:(?P<action>join|leave|start|ai-up|ai-down|hand|pass|end|end-table)"
+MOVE_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:move"
+
+_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "ai-down": ("AI −", discord.ButtonStyle.secondary),
+    "ai-up": ("AI +", discord.ButtonStyle.secondary),
+    "hand": ("My hand", discord.ButtonStyle.primary),
+    "pass": ("Pass", discord.ButtonStyle.secondary),
+    "end": ("End turn", discord.ButtonStyle.secondary),
+    "end-table": ("End table (moderators)", discord.ButtonStyle.danger),
+}
+_TEXTS = {
+    "join": "!join",
+    "leave": "!leave",
+    "start": "!start",
+    "hand": "!hand",
+    "pass": "!pass",
+    "end": "!end",
+    "end-table": "!end-table",
+}
+"""The command text each button types (``ai-up``/``ai-down`` type ``!ai N`` from the table's count)."""
+TURN_WORDS = ("pass", "end")
+"""Moves with a button of their own, when the game reads them."""
+
+
+# --- moves in a menu -------------------------------------------------------------------------
+
+
+def spread(moves: list[str], limit: int = MAX_OPTIONS) -> list[str]:
+    """At most ``limit`` of ``moves``, in their order, spread fairly over their kinds.
+
+    Moves are grouped by their first word (``section``, ``fix``, ``give``...), then by the next
+    word inside a group, and the room is shared round-robin between the groups at each level, so
+    a hand with forty ways to write a section still leaves room for every fix and every gift.
+    """
+    picked = _spread([(i, m.split()) for i, m in enumerate(moves)], limit, 0)
+    return [moves[i] for i in sorted(picked)]
+
+
+def _spread(moves: list[tuple[int, list[str]]], limit: int, depth: int) -> list[int]:
+    if len(moves) <= limit:
+        return [i for i, _ in moves]
+    if limit <= 0:
+        return []
+    groups: dict[str, list[tuple[int, list[str]]]] = {}
+    for index, words in moves:
+        groups.setdefault(words[depth] if depth < len(words) else "", []).append((index, words))
+    if len(groups) == 1:
+        members = next(iter(groups.values()))
+        if all(depth >= len(words) for _, words in members):
+            return [i for i, _ in members[:limit]]
+        return _spread(members, limit, depth + 1)
+    quotas = dict.fromkeys(groups, 0)
+    left = limit
+    while left > 0:
+        for key, members in groups.items():
+            if left > 0 and quotas[key] < len(members):
+                quotas[key] += 1
+                left -= 1
+    out: list[int] = []
+    for key, members in groups.items():
+        out += _spread(members, quotas[key], depth + 1)
+    return out
+
+
+def reads(table: Table, text: str) -> bool:
+    """Whether the table's game reads ``text`` as a move (whoever may play it): a button for it then."""
+    if table.board is None:
+        return False
+    engine = lobby.engine_of(table)
+    state = lobby.game_state(table)
+    try:
+        engine.parse_action(state, engine.seats(state)[0], text)
+    except GameRuleError:
+        return False
+    return True
+
+
+# --- the buttons and the menu (they survive restarts) -----------------------------------------
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """A table's button: its guild, table and action are all in its ``custom_id``."""
+
+    def __init__(self, guild: int, table: str, action: str, *, row: int | None = None) -> None:
+        label, style = _BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"table:{guild}:{table}:{action}"), row=row
+        )
+        self.guild_id = guild
+        self.table = table
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> TableButton:
+        return cls(int(match["guild"]), match["table"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk: TableDesk = interaction.client.desk
+        text = _TEXTS.get(self.action)
+        if text is None:  # the AI buttons: one computer player more or fewer than now
+            found = await desk.find(self.guild_id, self.table)
+            count = len(found.ai_seats) if found is not None else 0
+            text = f"!ai {max(0, count + (1 if self.action == 'ai-up' else -1))}"
+        await desk.click(interaction, self.guild_id, self.table, text)
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_TEMPLATE):
+    """The menu of a member's legal moves (in their private "My hand" answer): a choice is its text."""
+
+    def __init__(
+        self,
+        guild: int,
+        table: str,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"table:{guild}:{table}:move",
+                options=options or [],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
+        self.guild_id = guild
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> MoveSelect:
+        options = list(item.options) if isinstance(item, discord.ui.Select) else []
+        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
+        return cls(int(match["guild"]), match["table"], options, placeholder=placeholder)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk: TableDesk = interaction.client.desk
+        values = self.item.values
+        if not values:
+            await interaction.response.send_message("Pick a move from the menu.", ephemeral=True)
+            return
+        await desk.click(interaction, self.guild_id, self.table, "!" + values[0])
+
+
+def lobby_view(guild: int, table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "start"):
+        view.add_item(TableButton(guild, table.name, action, row=0))
+    for action in ("ai-down", "ai-up", "end-table"):
+        view.add_item(TableButton(guild, table.name, action, row=1))
+    return view
+
+
+def board_view(guild: int, table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(guild, table.name, "hand", row=0))
+    for word_ in TURN_WORDS:
+        if reads(table, word_):
+            view.add_item(TableButton(guild, table.name, word_, row=0))
+    view.add_item(TableButton(guild, table.name, "end-table", row=1))
+    return view
+
+
+def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | None:
+    """The menu of the member's moves and the turn's buttons, for their eyes only; None: no move."""
+    buttons = [w for w in TURN_WORDS if w in moves]
+    menu = [m for m in moves if m not in TURN_WORDS and len(m) <= OPTION_LIMIT]
+    if not menu and not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    if menu:
+        shown = spread(menu)
+        placeholder = "Your move" if len(shown) == len(menu) else f"Your move ({len(shown)} of {len(menu)} shown)"
+        options = [discord.SelectOption(label=m, value=m) for m in shown]
+        view.add_item(MoveSelect(guild, table.name, options, placeholder=placeholder, row=0))
+    for word_ in buttons:
+        view.add_item(TableButton(guild, table.name, word_, row=1))
+    return view
+
+
+# --- showing what the service says ------------------------------------------------------------
+
+
+def _ephemeral(message: discord.Message | None) -> bool:
+    return message is not None and message.flags.ephemeral
+
+
+def _hand_embed(text: str) -> discord.Embed:
+    """A member's own view of their seat: only ever sent ephemerally or by DM."""
+    embed = discord.Embed(title="Your hand", description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
+    embed.set_footer(text="Only you can see this.")
+    return embed
+
+
+@dataclass
+class Origin:
+    """Where a table command came from, and how to answer it."""
+
+    guild: discord.Guild
+    channel: Any
+    user: discord.User | discord.Member
+    message: discord.Message | None = None
+    """A prefix command's message (answers reply to it)."""
+    interaction: discord.Interaction[Any] | None = None
+    component: bool = False
+    """A button or a menu: public posts are shown as messages, not as the interaction's answer."""
+    table: str | None = None
+    """The table the command was about, when known (a button's, or the thread's)."""
+
+    @classmethod
+    def of(cls, ctx: Ctx, guild: discord.Guild) -> Origin:
+        message = None if ctx.interaction is not None else ctx.message
+        return cls(guild, ctx.channel, ctx.author, message, ctx.interaction)
+
+
+class TableDesk:
+    """The Discord side of the tables: threads, messages, buttons; no rule lives here."""
+
+    def __init__(self, bot: NomicBot) -> None:
+        self.bot = bot
+        self._homes: dict[tuple[int, str], int] = {}
+        """Where a table's posts go while it has no thread (its ``!play`` channel)."""
+
+    @property
+    def tables(self) -> TableService | None:
+        return self.bot.table_service
+
+    async def find(self, guild: int, table: str) -> Table | None:
+        service = self.tables
+        return await service.find(str(guild), table) if service is not None else None
+
+    # -- the entry points --
+
+    async def run(self, ctx: Ctx, text: str) -> bool:
+        """A command's text, if the tables answer it (else False: the round's); one path with the simulator."""
+        bot = self.bot
+        guild = ctx.guild
+        if guild is None or self.tables is None:
+            return False
+        thread = str(ctx.channel.id) if isinstance(ctx.channel, discord.Thread) else None
+        refusal = await self._play_refusal(guild, ctx.channel, text)
+        origin = Origin.of(ctx, guild)
+        if refusal is not None:
+            await self._say(origin, content=refusal, ephemeral=True)
+            return True
+        config = await bot.config(guild.id)
+        event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
+        context = bot.context(ctx.author, ctx.channel, config, event)
+        posts = await bot.router.table_command(str(guild.id), context, text, thread=thread)
+        if posts is None:
+            return False
+        if thread is not None:
+            found = await self.find(guild.id, thread)
+            origin.table = found.name if found is not None else None
+        await self.answer(origin, posts)
+        await bot.rearm(guild)
+        return True
+
+    async def click(self, interaction: discord.Interaction[Any], guild_id: int, table: str, text: str) -> None:
+        """A button or a menu choice: its command text, down the same path as typed text."""
+        try:
+            await self._click(interaction, guild_id, table, text)
+        except Exception:
+            log.exception("table %s: the %r control failed", table, text)
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(SORRY, ephemeral=True)
+                else:
+                    await interaction.response.send_message(SORRY, ephemeral=True)
+            except discord.HTTPException:
+                log.exception("could not answer a failed table control")
+
+    async def _click(self, interaction: discord.Interaction[Any], guild_id: int, table: str, text: str) -> None:
+        bot = self.bot
+        guild = interaction.guild
+        if guild is None or guild.id != guild_id:
+            text = "That control belongs to a table of another server."
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await bot.ensure_round(guild)
+        config = await bot.config(guild.id)
+        context = bot.context(interaction.user, interaction.channel, config, f"int:{interaction.id}")
+        posts = await bot.router.table_command(str(guild.id), context, text, thread=table)
+        origin = Origin(guild, interaction.channel, interaction.user, interaction=interaction, component=True)
+        origin.table = table
+        await self.answer(origin, posts or [])
+        await bot.rearm(guild)
+
+    # -- answers and announcements --
+
+    async def answer(self, origin: Origin, posts: list[Post]) -> None:
+        """Show a command's posts: answers where it was used, table posts in the table's thread."""
+        interaction = origin.interaction
+        if not posts:
+            if interaction is not None:  # a redelivered prefix message gets no second answer
+                await self._say(origin, content="That was done already.", ephemeral=True)
+            return
+        if origin.component and interaction is not None and any(not (p.error or p.private) for p in posts):
+            await interaction.response.defer()  # the click's effects are posts of the table, seen by all
+        await self._show(origin.guild, posts, origin)
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.send_message("Done.", ephemeral=True)
+        if origin.component and interaction is not None and _ephemeral(interaction.message):
+            await self._refresh_hand(origin)
+
+    async def _refresh_hand(self, origin: Origin) -> None:
+        """After a move from a member's private menu: that answer shows their hand and moves as they are now."""
+        interaction = origin.interaction
+        if interaction is None or origin.table is None or self.tables is None:
+            return
+        actor = Actor(str(origin.user.id), origin.user.display_name)
+        try:
+            text = await self.tables.hand(str(origin.guild.id), origin.table, actor)
+        except GameRuleError:
+            return
+        view = await self._moves_view(origin)
+        try:
+            await interaction.edit_original_response(embed=_hand_embed(text), view=view)
+        except discord.HTTPException:
+            log.info("could not refresh a private hand of %s", origin.table)
+
+    async def deliver(self, guild: discord.Guild, posts: list[Post]) -> None:
+        """Announcements of tables (reminders, timeouts, the AI's moves after them) in their threads."""
+        await self._show(guild, [p for p in posts if p.thread is not None], None)
+
+    async def _show(self, guild: discord.Guild, posts: list[Post], origin: Origin | None) -> None:
+        names = list(dict.fromkeys(p.thread for p in posts if p.thread is not None))
+        found = {name: await self.find(guild.id, name) for name in names}
+        places = {name: await self._place(guild, name, origin) for name in names}
+        last_board = {p.thread: i for i, p in enumerate(posts) if p.thread is not None and p.kind == "board"}
+        for index, post in enumerate(posts):
+            if origin is not None and (post.private or post.error):
+                await self._private(origin, post)
+                continue
+            table = found.get(post.thread) if post.thread is not None else None
+            place = places.get(post.thread) if post.thread is not None else None
+            messages = self._render(
+                guild,
+                post,
+                table,
+                picture=post.thread is not None and last_board.get(post.thread) == index,
+                home=place,
+            )
+            if post.kind == "opened":
+                opened = next((p.thread for p in posts if p.thread is not None and p.kind == "lobby"), None)
+                where = places.get(opened) if opened is not None else None
+                if where is not None:
+                    messages[-1]["content"] = f"{messages[-1].get('content', '')}\n➡ {where.mention}"
+            target = place if post.thread is not None else (origin.channel if origin is not None else None)
+            if target is None:
+                log.warning("guild %s: nowhere to post for %s: %s", guild.id, post.thread, post.text[:80])
+                continue
+            for kwargs in messages:
+                await self._post(origin, target, kwargs, quiet=post.kind == "help")
+
+    async def _post(self, origin: Origin | None, target: Any, kwargs: dict[str, Any], *, quiet: bool = False) -> None:
+        """One message: the command's answer where it was used (``quiet``: only its member sees a
+        slash command's), or a message in the table's thread."""
+        same = origin is not None and getattr(origin.channel, "id", None) == getattr(target, "id", None)
+        try:
+            if same and origin is not None and not origin.component:
+                await self._say(origin, ephemeral=quiet, **kwargs)
+            else:
+                await target.send(**kwargs)
+        except discord.HTTPException:
+            log.exception("could not post in %s", getattr(target, "name", target))
+
+    async def _say(self, origin: Origin, *, ephemeral: bool = False, **kwargs: Any) -> None:
+        """Answer where the command was used: the interaction's answer (or a follow-up), or a reply."""
+        interaction = origin.interaction
+        if interaction is not None:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            else:
+                await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+            return
+        reference = origin.message.to_reference(fail_if_not_exists=False) if origin.message is not None else None
+        await origin.channel.send(reference=reference, mention_author=False, **kwargs)
+
+    async def _private(self, origin: Origin, post: Post) -> None:
+        """Errors and hands: only the member sees them (ephemeral; a hand asked by prefix goes by DM)."""
+        if post.error or post.kind != "hand":
+            for part in chunks(post.text):
+                await self._say(origin, content=part, ephemeral=True)
+            return
+        embed = _hand_embed(post.text)
+        if origin.interaction is not None:
+            view = await self._moves_view(origin)
+            kwargs: dict[str, Any] = {"embed": embed}
+            if view is not None:
+                kwargs["view"] = view
+            await self._say(origin, ephemeral=True, **kwargs)
+            return
+        try:
+            await origin.user.send(embed=embed)
+        except discord.HTTPException as exc:
+            why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
+            await self._say(
+                origin,
+                content=(
+                    f"I could not send you your hand in a DM ({why}), so your cards are not shown here. Press"
+                    " **My hand** under the table's board or use `/hand`: only you see their answers."
+                ),
+            )
+            return
+        await self._say(origin, content="I sent you your hand in a DM.")
+
+    async def _moves_view(self, origin: Origin) -> discord.ui.View | None:
+        if origin.table is None or self.tables is None:
+            return None
+        table = await self.find(origin.guild.id, origin.table)
+        if table is None or table.status is not TableStatus.PLAYING:
+            return None
+        actor = Actor(str(origin.user.id), origin.user.display_name)
+        moves = await self.tables.legal_moves(str(origin.guild.id), table.name, actor)
+        return moves_view(origin.guild.id, table, moves)
+
+    def _render(
+        self, guild: discord.Guild, post: Post, table: Table | None, *, picture: bool, home: Any
+    ) -> list[dict[str, Any]]:
+        """One post as the messages that show it (each a ``send`` keyword set); the last carries the view."""
+        text = post.text
+        if post.thread is not None and home is not None and not isinstance(home, discord.Thread):
+            text = f"**{post.thread}**: {text}"  # no thread: say which table in the shared channel
+        mentioned = [m for m in post.mentions if m.isdigit()]
+        if mentioned:
+            text = " ".join(f"<@{m}>" for m in mentioned) + " " + text
+        messages: list[dict[str, Any]]
+        if post.kind == "board" and table is not None and table.board is not None:
+            title = f"{table.name} · {lobby.engine_of(table).title}"
+            colour = embeds.BLUE if table.status.open else embeds.GOLD
+            groups = embeds.pack(embeds.text_embeds(title, text, colour))
+            messages = [{"embeds": group} for group in groups]
+            data = table_picture(table) if picture else None
+            if data is not None:
+                messages[-1]["embeds"][-1].set_image(url=f"attachment://{PICTURE_FILE}")
+                messages[-1]["file"] = discord.File(io.BytesIO(data), filename=PICTURE_FILE)
+        elif post.kind in {"rules", "help", "games"}:
+            title = {"rules": "Rules", "help": "Commands here", "games": "Thread games"}[post.kind]
+            messages = [{"embeds": group} for group in embeds.pack(embeds.text_embeds(title, text))]
+        else:
+            messages = [{"content": part} for part in chunks(text)]
+        if mentioned:
+            messages[0]["allowed_mentions"] = discord.AllowedMentions(
+                users=[discord.Object(int(m)) for m in mentioned]
+            )
+        view = self._view_for(guild, post, table)
+        if view is not None:
+            messages[-1]["view"] = view
+        return messages
+
+    def _view_for(self, guild: discord.Guild, post: Post, table: Table | None) -> discord.ui.View | None:
+        if table is None or post.thread is None:
+            return None
+        if table.status is TableStatus.LOBBY and post.kind in {"lobby", "board"}:
+            return lobby_view(guild.id, table)
+        if table.status is TableStatus.PLAYING and post.kind == "board":
+            return board_view(guild.id, table)
+        return None
+
+    # -- threads --
+
+    async def _place(self, guild: discord.Guild, table: str, origin: Origin | None) -> Any:
+        """The table's thread; made (and bound to the table) when the table has none yet.
+
+        Without a thread (the bot may not create one) the table's posts go to the channel it was
+        opened from, or #game-actions, and say which table they are about.
+        """
+        bound = await self._bound_thread(guild, table)
+        if bound is not None:
+            return bound
+        channel = origin.channel if origin is not None else None
+        made, why = await self._make_thread(guild, table, channel)
+        if made is not None:
+            return made
+        key = (guild.id, table)
+        home = guild.get_channel(self._homes[key]) if key in self._homes else None
+        if home is not None:
+            return home
+        homes = self._homes_for(guild, channel, await self.bot.config(guild.id))
+        if not homes:
+            return None
+        home = homes[0]
+        self._homes[key] = home.id
+        try:
+            await home.send(
+                f"I could not open the thread **{table}** ({why}), so the table's messages come here and its"
+                " buttons work here; its typed commands need the thread. A moderator can give me the Create"
+                " Public Threads permission: the thread opens with the table's next message."
+            )
+        except discord.HTTPException:
+            log.exception("guild %s: could not post the table %s anywhere", guild.id, table)
+        return home
+
+    async def _bound_thread(self, guild: discord.Guild, table: str) -> discord.Thread | None:
+        service = self.tables
+        bound = await service.thread_of(str(guild.id), table) if service is not None else None
+        if bound is None:
+            return None
+        thread = guild.get_channel_or_thread(int(bound))
+        if thread is None:
+            try:
+                thread = await guild.fetch_channel(int(bound))
+            except (discord.NotFound, discord.Forbidden):
+                return None  # deleted, or hidden from the bot: a new thread is made
+            except discord.HTTPException:
+                log.exception("guild %s: could not look up the thread of %s", guild.id, table)
+                return None
+        return thread if isinstance(thread, discord.Thread) else None
+
+    def _homes_for(self, guild: discord.Guild, channel: Any, config: Any) -> list[discord.TextChannel]:
+        """Channels a table's thread can be made in: the ``!play`` channel (a thread's parent), then #game-actions."""
+        homes: list[discord.TextChannel] = []
+        base = channel.parent if isinstance(channel, discord.Thread) else channel
+        if isinstance(base, discord.TextChannel):
+            homes.append(base)
+        actions = config.channel_for(guild, ChannelRole.GAME_ACTIONS)
+        if actions is not None and actions not in homes:
+            homes.append(actions)
+        return homes
+
+    @staticmethod
+    def _missing(guild: discord.Guild, home: discord.TextChannel) -> list[str]:
+        """The permissions the bot lacks to hold a table's thread in ``home``."""
+        perms = home.permissions_for(guild.me)
+        wanted = (
+            ("View Channel", perms.view_channel),
+            ("Create Public Threads", perms.create_public_threads),
+            ("Send Messages in Threads", perms.send_messages_in_threads),
+        )
+        return [name for name, ok in wanted if not ok]
+
+    async def _make_thread(
+        self, guild: discord.Guild, table: str, channel: Any
+    ) -> tuple[discord.Thread | None, str | None]:
+        """A public thread named after the table, bound to it; or None and why not."""
+        config = await self.bot.config(guild.id)
+        homes = self._homes_for(guild, channel, config)
+        if (guild.id, table) in self._homes:
+            kept = guild.get_channel(self._homes[(guild.id, table)])
+            if isinstance(kept, discord.TextChannel) and kept not in homes:
+                homes.insert(0, kept)
+        why = "there is no text channel to hold it"
+        for home in homes:
+            missing = self._missing(guild, home)
+            if missing:
+                why = f"I lack {', '.join(missing)} in {home.mention}"
+                continue
+            try:
+                thread = await home.create_thread(
+                    name=table,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    reason=f"the table {table}",
+                )
+            except discord.HTTPException as exc:
+                why = f"Discord refused it in {home.mention}: {exc.text or exc.status}"
+                log.warning("guild %s: could not create the thread %s: %s", guild.id, table, exc)
+                continue
+            if self.tables is not None:
+                await self.tables.attach_thread(str(guild.id), table, str(thread.id))
+            self._homes[(guild.id, table)] = home.id
+            return thread, None
+        return None, why
+
+    async def _play_refusal(self, guild: discord.Guild, channel: Any, text: str) -> str | None:
+        """Why ``!play`` cannot open a table from here (no channel can hold its thread); None: it can."""
+        words = text.strip().removeprefix("!").split()
+        if not words or words[0].casefold() != "play":
+            return None
+        try:
+            parse_play(words[1:])
+        except GameRuleError:
+            return None  # the service explains what is wrong with the command itself
+        config = await self.bot.config(guild.id)
+        homes = self._homes_for(guild, channel, config)
+        reasons = []
+        for home in homes:
+            missing = self._missing(guild, home)
+            if not missing:
+                return None
+            reasons.append(f"{', '.join(missing)} in {home.mention}")
+        where = "; ".join(reasons) or "a text channel to hold it"
+        return (
+            f"Can't do that: a table plays in a thread of its own and I cannot open one from here: I lack {where}."
+            " A moderator can grant those permissions, or use `!play` in another channel."
+        )
+
+
+# --- the commands -----------------------------------------------------------------------------
+
+
+def game_choices(current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=f"{engine.title} ({name})"[:OPTION_LIMIT], value=name)
+        for name, engine in sorted(GAMES.items())
+        if typed in name or typed in engine.title.casefold()
+    ][:MAX_OPTIONS]
+
+
+class Tables(commands.Cog):
+    """Thread games: open a table, list them, read a game's rules, and play in the table's thread."""
+
+    def __init__(self, bot: NomicBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TableButton, MoveSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(TableButton, MoveSelect)
+
+    @word("play", description="open a table of a thread game in a new thread, with you seated")
+    @app_commands.describe(
+        game="the game to play",
+        ai="computer players to seat besides you (0 to the game's limit)",
+        turn="how long each turn may take, e.g. 24h, 12h, 90m or 2d (default 24h)",
+    )
+    async def play(
+        self, ctx: Ctx, game: str, ai: app_commands.Range[int, 0, 20] | None = None, turn: str | None = None
+    ) -> None:
+        options = (f"ai:{ai}" if ai is not None else None, f"turn:{turn}" if turn else None)
+        await perform(ctx, line("!play", game, *options))
+
+    @word("games", description="the thread games' tables in the lobby or under way, and the games there are")
+    async def games(self, ctx: Ctx) -> None:
+        await perform(ctx, "!games")
+
+    @word("rules", description="a thread game's rules (`!rules` alone: the round's ruleset)")
+    @app_commands.describe(game="the game whose rules you want to read")
+    async def rules(self, ctx: Ctx, game: str) -> None:
+        await perform(ctx, line("!rules", game))
+
+    @play.autocomplete("game")
+    @rules.autocomplete("game")
+    async def game_names(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
+    @word("start", description="in a table's thread: start the game once enough players sit")
+    async def start(self, ctx: Ctx) -> None:
+        await perform(ctx, "!start")
+
+    @word("board", description="in a table's thread: the table as everyone sees it")
+    async def board(self, ctx: Ctx) -> None:
+        await perform(ctx, "!board")
+
+    @word("hand", description="in a table's thread: your cards, shown only to you")
+    async def hand(self, ctx: Ctx) -> None:
+        await perform(ctx, "!hand")
+
+    @word("ai", description="in a table's thread: how many computer players sit (in the lobby)")
+    @app_commands.describe(count="the number of computer players")
+    async def ai(self, ctx: Ctx, count: app_commands.Range[int, 0, 20]) -> None:
+        await perform(ctx, line("!ai", count))
+
+    @word("end-table", description="moderators, in a table's thread: abandon the table")
+    async def end_table(self, ctx: Ctx) -> None:
+        await perform(ctx, "!end-table")
+
+    @word("move", description="in a table's thread: play a move, e.g. `section 12 9` (your legal moves are offered)")
+    @app_commands.describe(move="the move as you would type it, e.g. fix 5 or give 3 @bob")
+    async def move(self, ctx: Ctx, move: str) -> None:
+        if ctx.interaction is None:
+            typed = command_text(ctx.message.content, self.bot.settings.command_prefix)
+            _, _, rest = typed.partition(" ")
+            await self.bot.run_command(ctx, "!" + rest.strip())
+            return
+        await perform(ctx, "!" + move.strip().removeprefix("!"))
+
+    @move.autocomplete("move")
+    async def legal_moves(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        service = self.bot.table_service
+        if service is None or interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        table = await service.find(str(interaction.guild_id), str(interaction.channel_id))
+        if table is None:
+            return []
+        user = interaction.user
+        moves = await service.legal_moves(str(interaction.guild_id), table.name, Actor(str(user.id), user.name))
+        typed = current.strip().casefold()
+        wanted = [m for m in moves if m.casefold().startswith(typed) and len(m) <= OPTION_LIMIT]
+        return [app_commands.Choice(name=m, value=m) for m in spread(wanted)]
+
+
+async def setup(bot: NomicBot) -> None:
+    await bot.add_cog(Tables(bot))
