@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -477,23 +477,11 @@ class TableService:
         source_line: int | None = None,
     ) -> TableOutcome:
         """A move typed in the thread (or a button's command text): parsed by the game, checked, applied."""
-        async with self._lock(guild):
-            if await self._logged(guild, event_id):
-                return TableOutcome(duplicate=True)
-            found = await self.find(guild, table)
-            if found is None:
-                return _error(TableError(f"there is no table `{table[:40]}`"))
-            earlier = await self._catch_up_locked(guild, found.name, at)
-            found = (await self._guild(guild)).get(found.name, found)
-            try:
-                move = lobby.parse_move(found, actor.id, self._unmention(found, text))
-            except GameRuleError as exc:
-                failed = _error(exc)
-                return _with_earlier(TableOutcome(table=found, posts=failed.posts, error=exc), earlier)
-            outcome = await self._commit(
-                guild, found, move, actor=actor.id, at=at, event_id=event_id, source_line=source_line
-            )
-            return _with_earlier(outcome, earlier)
+
+        def move(found: Table) -> TableAction:
+            return lobby.parse_move(found, actor.id, self._unmention(found, text))
+
+        return await self._run(guild, table, move, actor, at=at, event_id=event_id, source_line=source_line)
 
     async def end(
         self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None
@@ -514,6 +502,22 @@ class TableService:
         source_line: int | None = None,
     ) -> TableOutcome:
         """Apply one lobby action to the table called (or threaded as) ``table``."""
+        return await self._run(
+            guild, table, lambda _found: action, actor, at=at, event_id=event_id, source_line=source_line
+        )
+
+    async def _run(
+        self,
+        guild: str,
+        table: str,
+        build: Callable[[Table], TableAction],
+        actor: Actor,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+    ) -> TableOutcome:
+        """The one path of every table action: dedupe, catch up the table's timers, build, commit."""
         async with self._lock(guild):
             if await self._logged(guild, event_id):
                 return TableOutcome(duplicate=True)
@@ -522,6 +526,11 @@ class TableService:
                 return _error(TableError(f"there is no table `{table[:40]}`"))
             earlier = await self._catch_up_locked(guild, found.name, at)
             found = (await self._guild(guild)).get(found.name, found)
+            try:
+                action = build(found)
+            except GameRuleError as exc:
+                failed = _error(exc)
+                return _with_earlier(TableOutcome(table=found, posts=failed.posts, error=exc), earlier)
             outcome = await self._commit(
                 guild, found, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
             )
