@@ -1,24 +1,32 @@
-"""A cooperative computer editor: greedy, one action at a time, re-planned after every action.
+"""A cooperative computer editor: it plans each whole turn on a light copy of the table.
 
 It knows what a table of cooperating players would tell each other (everyone's hand) and what
-anyone can work out (the articles, and so which cards are still unseen) but never the order of
-the deck. It scores a hand by
-the sections it could write for articles that still need them (a free section, by the article's
-expert, counts more than one paid with a discard), and picks, in this order:
+anyone can work out (the articles, the discard pile, and so which cards are still unseen) but
+never the order of the deck.
 
-1. the fixes that win the game this turn, when every article has its sections;
+At the first call of a turn the editor copies the table into ``_Light`` (plain lists of card
+numbers) and plays the whole turn out there, one greedy choice after another; the later calls of
+the same turn only check that the table is the one it predicted and hand over the next move.
+
+Each choice takes the first of these that applies:
+
+1. the moves that win the game this turn, when every article has its sections;
 2. problems that cost it no time (free cards);
 3. a section for an article short of four: free when it is the expert, or paid with the card the
-   table misses least;
+   table misses least (a non-expert leaves sections of an article with an expert to that expert
+   until the last turns);
 4. as administrator, protection for a GA (semi) or an FA (full);
-5. one-hour fixes, on nearly finished articles first;
-6. a card for a player who can turn it into a section (an expert first);
-7. two-hour fixes (a card and one problem fewer beat an idle hour); gifts of lesser value; ending
-   the turn.
+5. a gift that lets a player write a section (an expert first, the next to play first);
+6. one-hour fixes: articles that it fixes as cheaply as anyone first (the administrator keeps
+   to articles nobody else fixes in an hour), then nearly finished articles and useful cards;
+7. lesser gifts, such as links to an expert who will lack support; two-hour fixes (a card and
+   one problem fewer beat an idle hour); ending the turn.
 
-Cards it pays with are the ones whose kind the table has most to spare (counting hands, problems
-and unseen cards), so a fact of an article short of facts is never thrown away while another card will
-do. The knobs of ``Tactics`` were tuned by self-play (``python -m bot selfplay wikipedia``).
+It scores a hand by the sections it could write for articles that still need them (a free section,
+by the article's expert, counts more than one paid with a discard). Cards it pays with are the ones
+whose kind the table has most to spare (counting hands, problems and unseen cards), so a fact of an
+article short of facts is never thrown away while another card will do. The knobs of ``Tactics``
+were tuned by self-play (``python -m bot selfplay wikipedia``).
 """
 
 from __future__ import annotations
@@ -26,13 +34,28 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import permutations
 
 from games.wikipedia.actions import AddSection, EndTurn, FixProblem, GiveCard, Protect, WikipediaAction
-from games.wikipedia.cards import ARTICLE_OF, KIND_OF, Kind
-from games.wikipedia.rules import fix_cost, needs_payment, protection_for
-from games.wikipedia.state import FA_SECTIONS, GA_SECTIONS, Outcome, WikipediaState
+from games.wikipedia.cards import ARTICLE_OF, ARTICLES, KIND_OF, Kind
+from games.wikipedia.state import FA_SECTIONS, GA_SECTIONS, Outcome, Protection, WikipediaState
 
 _N = 4  # articles
+_FACT, _SOURCE, _LINK = 0, 1, 2
+_FACTS, _SOURCES, _LINKS = 0, _N, 2 * _N
+_KIND_CODE = {Kind.FACT: _FACT, Kind.SOURCE: _SOURCE, Kind.LINK: _LINK}
+_PROTECTION_CODE = {Protection.NONE: 0, Protection.SEMI: 1, Protection.FULL: 2}
+
+_ART: tuple[int, ...] = (0, *(ARTICLE_OF[c] for c in range(1, 53)))
+"""Card number to the index of its article (index 0 unused)."""
+_KIND: tuple[int, ...] = (0, *(_KIND_CODE[KIND_OF[c]] for c in range(1, 53)))
+_SLOT: tuple[int, ...] = (0, *(_KIND[c] * _N + _ART[c] for c in range(1, 53)))
+"""Card number to its slot in a count vector: facts by article, then sources, then links."""
+
+# Light actions: (SECTION, fact, support, payment or 0), (FIX, card), (PROTECT, article),
+# (GIVE, card, seat), (END,).
+_SECTION, _FIX, _PROTECT, _GIVE, _END = 0, 1, 2, 3, 4
+_Act = tuple[int, ...]
 
 
 def _scarce(slack: int) -> float:
@@ -40,37 +63,6 @@ def _scarce(slack: int) -> float:
     if slack <= 0:
         return 4.0
     return 2.0 if slack == 1 else 1.0 if slack == 2 else 0.3
-
-
-@dataclass(frozen=True, slots=True)
-class Tactics:
-    """Knobs of the greedy editor; the defaults are what self-play found to win most."""
-
-    protect: bool = True
-    give: bool = True
-    paid_weight: float = 0.9
-    """What a section its writer must pay for is worth, against 1 for a free one."""
-    pay_threshold: float = 2.0
-    """A non-expert writes a section when the payment costs the table at most this much."""
-    give_threshold: float = 1.0
-    """Smallest gain (in sections) that is worth an hour of giving before slow fixes."""
-    future_bonus: float = 1.2
-    """Worth of handing an expert a fact or source of their article they cannot pair yet."""
-    fix_urgency: float = 0.3
-    """Weight of how far along an article is when choosing which problem to fix."""
-    card_gain: float = 3.0
-    """Weight of what a problem card adds to the fixer's hand when choosing which problem to fix."""
-    scarcity_weight: float = 1.0
-    """Weight of how scarce a card's kind is when choosing what to pay with."""
-    build_featured: bool = False
-    """An expert adds a fifth section to its article with a spare fact and source."""
-
-
-_FACTS, _SOURCES, _LINKS = 0, _N, 2 * _N
-_SLOT: dict[int, int] = {
-    c: {Kind.FACT: _FACTS, Kind.SOURCE: _SOURCES, Kind.LINK: _LINKS}[KIND_OF[c]] + ARTICLE_OF[c] for c in KIND_OF
-}
-"""Card number to its slot in a count vector: facts by article, then sources, then links."""
 
 
 def _count(cards: Iterable[int], into: list[int] | None = None) -> list[int]:
@@ -81,47 +73,332 @@ def _count(cards: Iterable[int], into: list[int] | None = None) -> list[int]:
     return counts
 
 
-class _Table:
-    """What one decision needs, computed once per call."""
+def _supports(card: int, article: int) -> bool:
+    kind = _KIND[card]
+    if kind == _SOURCE:
+        return _ART[card] == article
+    return kind == _LINK and _ART[card] != article
 
-    def __init__(self, state: WikipediaState, i: int, tactics: Tactics) -> None:
-        self.state = state
-        self.tactics = tactics
-        self.i = i
-        self.k = len(state.seats)
-        self.hand = state.hands[i]
-        self.hours = state.hours
-        self.sections = [len(p.sections) for p in state.pages]
-        self.turns_left = len(state.deck) // state.options.problems_per_turn
+
+class _Light:
+    """A mutable copy of what a turn can change, with the rules it needs (mirrors ``rules``)."""
+
+    __slots__ = (
+        "admin",
+        "admin_pays",
+        "cheapest",
+        "costs",
+        "counts",
+        "cur",
+        "experts",
+        "free",
+        "hands",
+        "hours",
+        "k",
+        "left",
+        "limit",
+        "live",
+        "plans",
+        "probs",
+        "prot",
+        "role",
+        "secs",
+        "semi_expert",
+        "unseen",
+    )
+
+    def __init__(self) -> None:
+        self.k = 0
+        self.admin = 0
+        self.role: tuple[int, ...] = ()
+        """Article index each seat is expert on, -1 for the administrator."""
+        self.hands: list[list[int]] = []
+        self.secs: list[int] = []
+        self.probs: list[list[int]] = []
+        self.prot: list[int] = []
+        """0 none, 1 semi, 2 full."""
+        self.unseen: list[int] = []
+        """Unseen cards (the deck, as a set) counted by slot."""
+        self.cur = 0
+        self.hours = 0
+        self.left = 0
         """Turns that can still start after this one."""
-        self.need = [max(0, GA_SECTIONS - n) for n in self.sections]
-        """Sections each article still lacks to be a GA."""
-        self.last_turn = self.turns_left == 0
-        self.counts = [_count(h) for h in state.hands]
-        self.free = [[not needs_payment(state, j, a) for a in range(_N)] for j in range(self.k)]
+        self.limit: int | None = None
+        self.admin_pays = True
+        self.semi_expert = True
+        self.free: tuple[tuple[bool, ...], ...] = ()
         """Whether seat j writes sections of article a without paying."""
-        self.experts: list[list[int]] = [[j for j in range(self.k) if self.free[j][a]] for a in range(_N)]
-        paid = tactics.paid_weight
-        needy = [a for _, a in sorted((-n, a) for a, n in enumerate(self.need) if n)]
-        self.plans: list[list[tuple[int, int, float]]] = []
-        """Per seat: (article, sections it lacks, worth of one) for needy articles, free ones first."""
-        for row in self.free:
-            plan = [(a, self.need[a], 1.0) for a in needy if row[a]]
-            plan.extend((a, self.need[a], paid) for a in needy if not row[a])
-            self.plans.append(plan)
-        left = [sum(col) for col in zip(*self.counts, strict=True)]
-        _count(state.deck, left)
-        for page in state.pages:
-            _count(page.problems, left)
-        links = sum(left[_LINKS:])
-        self.fact_slack = [left[_FACTS + a] - self.need[a] for a in range(_N)]
-        self.support_slack = [left[_SOURCES + a] + links - left[_LINKS + a] - self.need[a] for a in range(_N)]
-        self.global_slack = sum(left[_SOURCES:_LINKS]) + links - sum(self.need)
+        self.experts: tuple[int, ...] = ()
+        """How many seats are expert on each article."""
+        self.live: list[int] = []
+        """Cards still in play (hands, problems, unseen) counted by slot."""
+        self.counts: list[list[int]] = []
+        """Each hand counted by slot."""
+        self.costs: list[list[int]] = []
+        """``cost(j, a)`` for every seat and article."""
+        self.cheapest: list[int] = []
+        """The least any seat pays to fix a problem of each article."""
+        self.plans: dict[tuple[int, ...], list[list[tuple[int, int, float]]]] = {}
+        """``_Table.plans`` by the sections each article lacks (shared by copies)."""
+
+    def setup(self) -> None:
+        """Work out ``free``, ``experts`` and ``live`` from the rest."""
+        k = self.k
+        self.free = tuple(tuple(not self.pays(j, a) for a in range(_N)) for j in range(k))
+        self.experts = tuple(sum(1 for j in range(k) if j != self.admin and self.role[j] == a) for a in range(_N))
+        live = self.unseen[:]
+        for hand in self.hands:
+            _count(hand, live)
+        for p in self.probs:
+            _count(p, live)
+        self.live = live
+        self.counts = [_count(h) for h in self.hands]
+        self.price()
+
+    def price(self) -> None:
+        """Work out ``costs`` and ``cheapest`` (again, after a protection)."""
+        self.costs = [[self.cost(j, a) for a in range(_N)] for j in range(self.k)]
+        self.cheapest = [min(row[a] for row in self.costs) for a in range(_N)]
+
+    @classmethod
+    def of(cls, state: WikipediaState) -> _Light:
+        light = cls()
+        light.k = len(state.seats)
+        light.admin = state.admin
+        light.role = tuple(-1 if j == state.admin else _ART[r] for j, r in enumerate(state.roles))
+        light.hands = [list(h) for h in state.hands]
+        light.secs = [len(p.sections) for p in state.pages]
+        light.probs = [list(p.problems) for p in state.pages]
+        light.prot = [_PROTECTION_CODE[p.protection] for p in state.pages]
+        light.unseen = _count(state.deck)
+        light.cur = state.current
+        light.hours = state.hours
+        options = state.options
+        light.left = len(state.deck) // options.problems_per_turn
+        light.limit = options.hand_limit
+        light.admin_pays = options.administrator_pays
+        light.semi_expert = options.expert_instant_on_semi
+        light.setup()
+        return light
+
+    def copy(self) -> _Light:
+        light = _Light.__new__(_Light)
+        light.k = self.k
+        light.admin = self.admin
+        light.role = self.role
+        light.hands = [h[:] for h in self.hands]
+        light.secs = self.secs[:]
+        light.probs = [p[:] for p in self.probs]
+        light.prot = self.prot[:]
+        light.unseen = self.unseen
+        light.cur = self.cur
+        light.hours = self.hours
+        light.left = self.left
+        light.limit = self.limit
+        light.admin_pays = self.admin_pays
+        light.semi_expert = self.semi_expert
+        light.free = self.free
+        light.experts = self.experts
+        light.live = self.live[:]
+        light.counts = [c[:] for c in self.counts]
+        light.costs = self.costs
+        light.cheapest = self.cheapest
+        light.plans = self.plans
+        return light
+
+    def cost(self, j: int, a: int) -> int:
+        """Hours seat ``j`` needs to pick up a problem from article ``a`` (``rules.fix_cost``)."""
+        p = self.prot[a]
+        if p == 2:
+            return 0
+        admin = j == self.admin
+        expert = self.role[j] == a
+        if p == 1:
+            return 0 if admin or (expert and self.semi_expert) else 1
+        return 1 if admin or expert else 2
+
+    def pays(self, j: int, a: int) -> bool:
+        """Whether seat ``j`` discards a card to add a section to ``a`` (``rules.needs_payment``)."""
+        if j == self.admin:
+            return self.admin_pays
+        return self.role[j] != a
 
     def room(self, j: int) -> bool:
-        """Whether seat ``j``'s hand may take one more card (the ``hand_limit`` option)."""
-        limit = self.state.options.hand_limit
-        return limit is None or len(self.state.hands[j]) < limit
+        return self.limit is None or len(self.hands[j]) < self.limit
+
+    def protectable(self, a: int) -> bool:
+        """Whether the administrator could protect ``a`` now (``rules.protection_for``)."""
+        if self.probs[a]:
+            return False
+        n = self.secs[a]
+        return (n >= FA_SECTIONS and self.prot[a] < 2) or (n >= GA_SECTIONS and self.prot[a] == 0)
+
+    def won(self) -> bool:
+        return all(n >= GA_SECTIONS for n in self.secs) and not any(self.probs)
+
+    def apply(self, act: _Act) -> bool:
+        """Carry out a legal action of the current seat; True when it wins the game."""
+        kind = act[0]
+        hand = self.hands[self.cur]
+        counts = self.counts[self.cur]
+        if kind == _SECTION:
+            live = self.live
+            for card in act[1:]:
+                if card:
+                    hand.remove(card)
+                    slot = _SLOT[card]
+                    live[slot] -= 1
+                    counts[slot] -= 1
+            self.secs[_ART[act[1]]] += 1
+            self.hours -= 1
+            return self.won()
+        if kind == _FIX:
+            card = act[1]
+            a = _ART[card]
+            self.hours -= self.costs[self.cur][a]
+            self.probs[a].remove(card)
+            hand.append(card)
+            counts[_SLOT[card]] += 1
+            return self.won()
+        if kind == _PROTECT:
+            a = act[1]
+            self.prot[a] = 2 if self.secs[a] >= FA_SECTIONS else 1
+            self.price()
+            self.hours -= 1
+        elif kind == _GIVE:
+            card = act[1]
+            hand.remove(card)
+            self.hands[act[2]].append(card)
+            counts[_SLOT[card]] -= 1
+            self.counts[act[2]][_SLOT[card]] += 1
+            self.hours -= 1
+        else:
+            self.hours = 0
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Tactics:
+    """Knobs of the editor; the defaults are what self-play found to win most."""
+
+    protect: bool = True
+    give: bool = True
+    paid_weight: float = 0.9
+    """What a section its writer must pay for is worth, against 1 for a free one."""
+    pay_threshold: float = 1.5
+    """A non-expert writes a section when the payment costs the table at most this much."""
+    expert_writes: int = 8
+    """While more turns than this remain, sections of an article with an expert are left to it."""
+    source_first: int = 1
+    """Before backing a section with a link, fix a source of its article lying on it at up to this many hours."""
+    support_weight: float = 1.8
+    """Scarcity of a source or link against a fact with the same slack."""
+    endgame: int = 0
+    """While fewer turns than this remain, clearing problems comes before all but the surest gifts."""
+    endgame_give: float = 0.9
+    """Smallest gain of a gift in the endgame."""
+    give_first: float = 1.3
+    """Smallest gain (in sections) of a gift worth more than any one-hour fix."""
+    give_threshold: float = 1.0
+    """Smallest gain (in sections) that is worth an hour of giving before slow fixes."""
+    give_delay: float = 0.0
+    """What a gift loses per turn the receiver waits for its turn."""
+    future_bonus: float = 2.0
+    """Worth of handing an expert a fact or source of their article they cannot pair yet."""
+    link_bonus: float = 1.0
+    """Worth of handing an expert a link while their article lacks support."""
+    fix_urgency: float = 0.5
+    """Weight of how far along an article is when choosing which problem to fix."""
+    cheapest_bonus: float = 4.0
+    """Bonus for fixing a problem no other player could fix in less time."""
+    orphan_bonus: float = 1.5
+    """Bonus for fixing a problem of an article without an expert."""
+    admin_expert_penalty: float = 0.5
+    """What the administrator's fix of an article with an expert loses (its hours are scarcer)."""
+    card_gain: float = 3.0
+    """Weight of what a problem card adds to the fixer's hand when choosing which problem to fix."""
+    scarcity_weight: float = 1.0
+    """Weight of how scarce a card's kind is when choosing what to pay with."""
+    pack_hours: int = 2
+    """With at most this many hours left, take a two-hour fix rather than strand the last hour."""
+
+
+TACTICS: dict[int, Tactics] = {
+    2: Tactics(
+        paid_weight=0.7,
+        expert_writes=3,
+        give_first=1.0,
+        cheapest_bonus=2.0,
+        orphan_bonus=2.5,
+        card_gain=2.5,
+        support_weight=2.5,
+    ),
+    3: Tactics(give_first=1.0, fix_urgency=0.3, cheapest_bonus=2.0, endgame=2, endgame_give=1.3),
+    4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=1.3),
+    5: Tactics(
+        pay_threshold=3.0,
+        give_delay=0.05,
+        fix_urgency=0.3,
+        cheapest_bonus=2.0,
+        support_weight=0.8,
+        source_first=0,
+        endgame=2,
+        endgame_give=1.3,
+    ),
+}
+"""What self-play found best for each number of players (cards are scarcer, hours less so, with fewer)."""
+
+
+class _Table:
+    """What one choice needs, computed once per call."""
+
+    def __init__(self, light: _Light, tactics: Tactics) -> None:
+        self.light = light
+        self.tactics = tactics
+        i = self.i = light.cur
+        k = self.k = light.k
+        self.hand = light.hands[i]
+        self.hours = light.hours
+        self.sections = light.secs
+        self.turns_left = light.left
+        self.need = [GA_SECTIONS - n if n < GA_SECTIONS else 0 for n in light.secs]
+        self.last_turn = self.turns_left == 0
+        self.counts = light.counts
+        self.free = light.free
+        self.experts = light.experts
+        self.costs = light.costs
+        if self.turns_left + 1 >= k:
+            self.cheapest = light.cheapest
+            self.writers = light.experts
+        else:
+            active = [j for j in range(k) if (j - i) % k <= self.turns_left]
+            self.cheapest = [min(self.costs[j][a] for j in active) for a in range(_N)]
+            self.writers = tuple(sum(1 for j in active if light.free[j][a] and j != light.admin) for a in range(_N))
+        """The least any seat still to play pays to fix each article; experts still to play on each."""
+        plans = light.plans.get(tuple(self.need))
+        if plans is None:
+            plans = light.plans[tuple(self.need)] = self._plans()
+        self.plans = plans
+        """Per seat: (article, sections it lacks, worth of one) for needy articles, free ones first."""
+        left = light.live
+        links = left[_LINKS] + left[_LINKS + 1] + left[_LINKS + 2] + left[_LINKS + 3]
+        self.fact_slack = [left[_FACTS + a] - self.need[a] for a in range(_N)]
+        self.support_slack = [left[_SOURCES + a] + links - left[_LINKS + a] - self.need[a] for a in range(_N)]
+        sources = sum(min(left[_SOURCES + a], self.need[a]) for a in range(_N))
+        self.global_slack = sources + links - sum(self.need)
+        """Supports to spare: sources an article can still use and links, less the sections wanted."""
+        self._gift: tuple[float, int, int] | bool | None = False
+
+    def _plans(self) -> list[list[tuple[int, int, float]]]:
+        paid = self.tactics.paid_weight
+        need = self.need
+        needy = [a for _, a in sorted((-n, a) for a, n in enumerate(need) if n)]
+        plans = []
+        for row in self.free:
+            plan = [(a, need[a], 1.0) for a in needy if row[a]]
+            plan.extend((a, need[a], paid) for a in needy if not row[a])
+            plans.append(plan)
+        return plans
 
     def reachable(self, j: int) -> bool:
         """Whether seat ``j`` has a turn before the deck runs out (this seat: now)."""
@@ -146,7 +423,6 @@ class _Table:
         return total
 
     def potential_without(self, j: int, card: int) -> float:
-        """Seat ``j``'s potential without ``card``."""
         counts = self.counts[j]
         slot = _SLOT[card]
         counts[slot] -= 1
@@ -155,7 +431,6 @@ class _Table:
         return value
 
     def potential_with(self, j: int, card: int) -> float:
-        """Seat ``j``'s potential with ``card`` added."""
         counts = self.counts[j]
         slot = _SLOT[card]
         counts[slot] += 1
@@ -170,153 +445,386 @@ class _Table:
 
     def scarcity(self, card: int) -> float:
         """How badly the table needs ``card`` to finish, judged by what is left of its kind."""
-        a = ARTICLE_OF[card]
-        kind = KIND_OF[card]
-        if kind is Kind.FACT:
+        a = _ART[card]
+        kind = _KIND[card]
+        if kind == _FACT:
             if self.need[a] == 0:
                 return 0.0
             return _scarce(self.fact_slack[a])
-        if kind is Kind.SOURCE:
+        if kind == _SOURCE:
             if self.need[a] == 0:
                 return 0.0
-            return 0.8 * _scarce(min(self.support_slack[a], self.global_slack))
+            return self.tactics.support_weight * _scarce(min(self.support_slack[a], self.global_slack))
         if not any(self.need[b] for b in range(_N) if b != a):
             return 0.0
-        return 0.8 * _scarce(self.global_slack)
+        return self.tactics.support_weight * _scarce(self.global_slack)
 
-    def gift_gain(self, card: int, to: int, mine: float) -> float:
-        """What the table gains when this seat (whose potential is ``mine``) hands ``card`` to ``to``."""
-        keep = mine - self.potential_without(self.i, card)
-        gain = self.potential_with(to, card) - self.potential(to, self.counts[to])
-        a = ARTICLE_OF[card]
-        if KIND_OF[card] is not Kind.LINK and self.need[a] and self.free[to][a] and not self.free[self.i][a]:
-            gain += self.tactics.future_bonus
-        return gain - keep
+    def best_gift(self) -> tuple[float, int, int] | None:
+        """The gift that gains most, as (gain, card, seat), or None (computed once)."""
+        if self._gift is not False:
+            return self._gift  # type: ignore[return-value]
+        best: tuple[float, int, int] | None = None
+        if self.tactics.give and not self.last_turn:
+            mine = self.potential(self.i, self.counts[self.i])
+            cards: dict[int, int] = {}
+            for card in self.hand:
+                cards.setdefault(_SLOT[card], card)
+            keeps = {slot: mine - self.potential_without(self.i, card) for slot, card in cards.items()}
+            for to in range(self.k):
+                if to == self.i or not self.reachable(to) or not self.light.room(to):
+                    continue
+                theirs = self.potential(to, self.counts[to])
+                for slot, card in cards.items():
+                    gain = self.gift_gain(card, to, keeps[slot], theirs)
+                    if best is None or gain > best[0]:
+                        best = (gain, card, to)
+        self._gift = best
+        return best
+
+    def gift_gain(self, card: int, to: int, keep: float, theirs: float) -> float:
+        """What the table gains when this seat hands ``card`` (worth ``keep`` here) to ``to``
+        (whose potential is ``theirs``)."""
+        gain = self.potential_with(to, card) - theirs
+        a = _ART[card]
+        tactics = self.tactics
+        if _KIND[card] != _LINK:
+            if self.need[a] and self.free[to][a] and not self.free[self.i][a]:
+                gain += tactics.future_bonus
+        elif tactics.link_bonus:
+            counts = self.counts[to]
+            links = counts[_LINKS] + counts[_LINKS + 1] + counts[_LINKS + 2] + counts[_LINKS + 3]
+            for b in range(_N):
+                if (
+                    b != a
+                    and self.need[b]
+                    and self.free[to][b]
+                    and not self.free[self.i][b]
+                    and counts[_SOURCES + b] + links - counts[_LINKS + b] < self.need[b]
+                ):
+                    gain += tactics.link_bonus
+                    break
+        return gain - keep - tactics.give_delay * ((to - self.i) % self.k)
 
 
 class GreedyEditor:
     """The computer seat of the Wikipedia game (an ``AISeat``)."""
 
     def __init__(self, tactics: Tactics | None = None) -> None:
-        self.tactics = tactics or Tactics()
+        self.tactics = tactics
+        """Fixed knobs, or None for those of ``TACTICS`` for the number of players."""
+        self._planned: dict[tuple[object, ...], WikipediaAction] = {}
+        """The rest of each turn under way: the move planned for each table it expects."""
 
     def choose(self, state: WikipediaState, seat: str, rng: random.Random) -> WikipediaAction:
         """The editor is deterministic (``rng`` is unused): the same table always gets the same move."""
         del rng
         if state.outcome is not Outcome.PLAYING:
             return EndTurn()
-        t = _Table(state, state.seats.index(seat), self.tactics)
+        planned = self._planned.pop(_key(state), None)
+        if planned is not None:
+            return planned
+        light = _Light.of(state)
+        light.cur = state.seats.index(seat)
+        tactics = self.tactics or TACTICS.get(light.k) or Tactics()
+        acts = plan_turn(light.copy(), tactics)
+        if len(self._planned) > 256:
+            self._planned.clear()
+        self._remember(state, light, acts)
+        return _action(state, acts[0])
+
+    def _remember(self, state: WikipediaState, light: _Light, acts: list[_Act]) -> None:
+        """File the moves after the first under the tables they will be played on."""
+        actions = state.actions
+        for n in range(1, len(acts)):
+            if light.apply(acts[n - 1]) or light.hours <= 0:
+                return
+            actions += 1
+            key = (
+                *_fixed_key(state),
+                actions,
+                light.hours,
+                tuple(tuple(h) for h in light.hands),
+                tuple(tuple(p) for p in light.probs),
+                tuple(zip(light.secs, light.prot, strict=True)),
+            )
+            self._planned[key] = _action(state, acts[n])
+
+
+def _fixed_key(state: WikipediaState) -> tuple[object, ...]:
+    """What no move of a turn changes."""
+    return (state.options, state.seats, state.roles, state.turn, len(state.deck))
+
+
+def _key(state: WikipediaState) -> tuple[object, ...]:
+    return (
+        *_fixed_key(state),
+        state.actions,
+        state.hours,
+        state.hands,
+        tuple(p.problems for p in state.pages),
+        tuple((len(p.sections), _PROTECTION_CODE[p.protection]) for p in state.pages),
+    )
+
+
+def _action(state: WikipediaState, act: _Act) -> WikipediaAction:
+    kind = act[0]
+    if kind == _SECTION:
+        return AddSection(fact=act[1], support=act[2], payment=act[3] or None)
+    if kind == _FIX:
+        return FixProblem(card=act[1])
+    if kind == _PROTECT:
+        return Protect(article=ARTICLES[act[1]])
+    if kind == _GIVE:
+        return GiveCard(card=act[1], to=state.seats[act[2]])
+    return EndTurn()
+
+
+# --- planning a turn --------------------------------------------------------------------------
+
+
+def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
+    """The moves of the current seat for the rest of its turn (``light`` is changed)."""
+    acts: list[_Act] = []
+    while light.hours > 0:
+        act = _choose(light, tactics)
+        if pack and tactics.pack_hours and 2 <= light.hours <= tactics.pack_hours and _quick(light, act):
+            act = _packed(light, tactics, act)
+        acts.append(act)
+        if act[0] == _END or light.apply(act):
+            break
+    return acts
+
+
+def _quick(light: _Light, act: _Act) -> bool:
+    """Whether ``act`` is a one-hour fix or a gift (what a two-hour fix may replace)."""
+    return act[0] == _GIVE or (act[0] == _FIX and light.costs[light.cur][_ART[act[1]]] == 1)
+
+
+def _packed(light: _Light, tactics: Tactics, act: _Act) -> _Act:
+    """A two-hour fix instead of ``act`` when ``act`` would leave the turn's last hour idle."""
+    slow = _fix(_Table(light, tactics), 2)
+    if slow is None or light.costs[light.cur][_ART[slow[1]]] != 2:
+        return act
+    trial = light.copy()
+    if trial.apply(act):
+        return act
+    plan_turn(trial, tactics, pack=False)
+    return slow if trial.hours > 0 and not trial.won() else act
+
+
+def _choose(light: _Light, tactics: Tactics) -> _Act:
+    t = _Table(light, tactics)
+    if t.turns_left < tactics.endgame:
         return (
-            self._finish(t)
-            or self._free_fix(t)
-            or self._section(t)
-            or self._protect(t)
-            or self._fix(t, 1)
-            or self._give(t, self.tactics.give_threshold)
-            or self._fix(t, 2)
-            or self._give(t, 0.05)
-            or EndTurn()
+            _finish(t)
+            or _free_fix(t)
+            or _section(t)
+            or _protect(t)
+            or _give(t, tactics.endgame_give)
+            or _cleanup(t)
+            or _give(t, 0.05)
+            or (_END,)
         )
+    return (
+        _finish(t)
+        or _free_fix(t)
+        or _section(t)
+        or _protect(t)
+        or _give(t, tactics.give_first)
+        or _fix(t, 1)
+        or _give(t, tactics.give_threshold)
+        or _fix(t, 2)
+        or _give(t, 0.05)
+        or (_END,)
+    )
 
-    @staticmethod
-    def _finish(t: _Table) -> WikipediaAction | None:
-        if any(t.need) or not t.room(t.i):
-            return None
-        costs = [(fix_cost(t.state, t.i, a), c) for a, p in enumerate(t.state.pages) for c in p.problems]
-        if costs and sum(cost for cost, _ in costs) <= t.hours:
-            return FixProblem(card=min(costs)[1])
+
+def _finish(t: _Table) -> _Act | None:
+    """A move towards winning this turn, when the hand and the problems are enough."""
+    light = t.light
+    if not light.room(t.i):
         return None
+    need = sum(t.need)
+    costs = [(t.costs[t.i][a], c) for a in range(_N) for c in light.probs[a]]
+    if sum(cost for cost, _ in costs) + need > t.hours:
+        return None
+    if not need:
+        return (_FIX, min(costs)[1]) if costs else None
+    win = _winning_sections(t, [c for _, c in costs])
+    if win is None:
+        return None
+    return (_FIX, min(costs)[1]) if costs else win[0]
 
-    @staticmethod
-    def _free_fix(t: _Table) -> WikipediaAction | None:
-        if not t.room(t.i):
-            return None
-        free = [c for a, p in enumerate(t.state.pages) if fix_cost(t.state, t.i, a) == 0 for c in p.problems]
-        return FixProblem(card=max(free, key=t.scarcity)) if free else None
 
-    def _section(self, t: _Table) -> WikipediaAction | None:
-        best: tuple[float, AddSection] | None = None
-        for a in range(_N):
-            free = t.free[t.i][a]
-            if t.need[a] == 0 and not (free and self.tactics.build_featured and t.sections[a] < FA_SECTIONS):
-                continue
-            pair = _pair(t, a, sources_only=t.need[a] == 0)
-            if pair is None:
-                continue
-            fact, support = pair
-            if free:
-                score = (10.0 - t.sections[a]) if t.need[a] else 1.0
-                candidate = AddSection(fact=fact, support=support)
+def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
+    """Sections for every article short of a GA from the hand and ``extra`` cards, or None."""
+    light = t.light
+    if light.limit is not None and len(t.hand) + len(extra) > light.limit:
+        return None
+    cards = [*t.hand, *extra]
+    needy = [a for a in range(_N) if t.need[a]]
+    for order in permutations(needy):
+        pool = cards[:]
+        out: list[_Act] = []
+        for a in order:
+            for _ in range(t.need[a]):
+                fact = next((c for c in pool if _KIND[c] == _FACT and _ART[c] == a), None)
+                if fact is None:
+                    break
+                pool.remove(fact)
+                support = next((c for c in pool if _KIND[c] == _SOURCE and _ART[c] == a), None)
+                if support is None:
+                    links = [c for c in pool if _KIND[c] == _LINK and _ART[c] != a]
+                    if not links:
+                        break
+                    support = max(links, key=lambda c: t.need[_ART[c]])
+                pool.remove(support)
+                out.append((_SECTION, fact, support, 0))
             else:
-                rest = [c for c in t.hand if c not in pair]
-                if not rest:
-                    continue
-                payment = min(rest, key=lambda c: t.loss(t.i, c))
-                cost = t.loss(t.i, payment)
-                if cost > self.tactics.pay_threshold and not t.last_turn:
-                    continue
-                score = 5.0 - t.sections[a] - cost
-                candidate = AddSection(fact=fact, support=support, payment=payment)
-            if best is None or score > best[0]:
-                best = (score, candidate)
-        return best[1] if best is not None else None
+                continue
+            break
+        else:
+            paid: list[_Act] = []
+            for sec in out:
+                if light.pays(t.i, _ART[sec[1]]):
+                    if not pool:
+                        break
+                    paid.append((_SECTION, sec[1], sec[2], pool.pop()))
+                else:
+                    paid.append(sec)
+            else:
+                return paid
+    return None
 
-    def _protect(self, t: _Table) -> WikipediaAction | None:
-        if not self.tactics.protect or t.i != t.state.admin or t.last_turn:
-            return None
-        for page in t.state.pages:
-            if protection_for(page) is not None:
-                return Protect(article=page.article)
+
+def _free_fix(t: _Table) -> _Act | None:
+    light = t.light
+    if not light.room(t.i):
         return None
+    free = [c for a in range(_N) if t.costs[t.i][a] == 0 for c in light.probs[a]]
+    return (_FIX, max(free, key=t.scarcity)) if free else None
 
-    def _fix(self, t: _Table, max_cost: int) -> WikipediaAction | None:
-        if not t.room(t.i):
-            return None
-        best: tuple[float, int] | None = None
-        base = t.potential(t.i, t.counts[t.i])
-        for a, page in enumerate(t.state.pages):
-            if not page.problems:
+
+def _section(t: _Table) -> _Act | None:
+    tactics = t.tactics
+    best: tuple[float, _Act] | None = None
+    for a in range(_N):
+        if t.need[a] == 0:
+            continue
+        pair = _pair(t, a)
+        if pair is None:
+            continue
+        fact, support = pair
+        if t.free[t.i][a]:
+            score = 10.0 - t.sections[a]
+            candidate: _Act = (_SECTION, fact, support, 0)
+        else:
+            if t.writers[a] and t.turns_left > tactics.expert_writes:
                 continue
-            cost = fix_cost(t.state, t.i, a)
-            if cost > max_cost or cost > t.hours:
+            rest = [c for c in t.hand if c not in (fact, support)]
+            if not rest:
                 continue
-            urgency = self.tactics.fix_urgency * (t.sections[a] + (2.0 if t.need[a] == 0 else 0.0))
-            for card in page.problems:
-                gain = t.potential_with(t.i, card) - base
-                score = urgency + self.tactics.card_gain * gain + 0.1 * t.scarcity(card)
-                if best is None or score > best[0]:
-                    best = (score, card)
-        return FixProblem(card=best[1]) if best is not None else None
-
-    def _give(self, t: _Table, threshold: float) -> WikipediaAction | None:
-        if not self.tactics.give or t.last_turn:
-            return None
-        best: tuple[float, int, int] | None = None
-        mine = t.potential(t.i, t.counts[t.i])
-        for to in range(t.k):
-            if to == t.i or not t.reachable(to) or not t.room(to):
+            payment = min(rest, key=lambda c: t.loss(t.i, c))
+            cost = t.loss(t.i, payment)
+            if cost > tactics.pay_threshold and not t.last_turn:
                 continue
-            for card in t.hand:
-                gain = t.gift_gain(card, to, mine)
-                if gain > threshold and (best is None or gain > best[0]):
-                    best = (gain, card, to)
-        if best is None:
-            return None
-        return GiveCard(card=best[1], to=t.state.seats[best[2]])
+            score = 5.0 - t.sections[a] - cost
+            candidate = (_SECTION, fact, support, payment)
+        if best is None or score > best[0]:
+            best = (score, candidate)
+    if best is None:
+        return None
+    act = best[1]
+    if tactics.source_first and _KIND[act[2]] == _LINK and t.hours >= 2 and t.light.room(t.i):
+        a = _ART[act[1]]
+        if t.costs[t.i][a] <= tactics.source_first:
+            source = next((c for c in t.light.probs[a] if _KIND[c] == _SOURCE), None)
+            if source is not None:
+                return (_FIX, source)
+    return act
 
 
-def _pair(t: _Table, article: int, *, sources_only: bool) -> tuple[int, int] | None:
+def _protect(t: _Table) -> _Act | None:
+    light = t.light
+    if not t.tactics.protect or t.i != light.admin or t.last_turn:
+        return None
+    for a in range(_N):
+        if light.protectable(a):
+            return (_PROTECT, a)
+    return None
+
+
+def _cleanup(t: _Table) -> _Act | None:
+    """Endgame: the problem this seat clears most cheaply compared with the seats still to play."""
+    light = t.light
+    if not light.room(t.i):
+        return None
+    best: tuple[float, int] | None = None
+    costs = t.costs[t.i]
+    base = t.potential(t.i, t.counts[t.i])
+    for a in range(_N):
+        cost = costs[a]
+        if not light.probs[a] or cost > t.hours:
+            continue
+        saving = 2 * (t.cheapest[a] - cost) - cost
+        for card in light.probs[a]:
+            score = saving + t.tactics.card_gain * (t.potential_with(t.i, card) - base)
+            if best is None or score > best[0]:
+                best = (score, card)
+    return (_FIX, best[1]) if best is not None else None
+
+
+def _fix(t: _Table, max_cost: int) -> _Act | None:
+    light = t.light
+    if not light.room(t.i):
+        return None
+    tactics = t.tactics
+    best: tuple[float, int] | None = None
+    base = t.potential(t.i, t.counts[t.i])
+    costs = t.costs[t.i]
+    for a in range(_N):
+        problems = light.probs[a]
+        cost = costs[a]
+        if not problems or cost > max_cost or cost > t.hours:
+            continue
+        urgency = tactics.fix_urgency * (t.sections[a] + (2.0 if t.need[a] == 0 else 0.0))
+        if not t.experts[a]:
+            urgency += tactics.orphan_bonus
+        elif t.i == light.admin:
+            urgency -= tactics.admin_expert_penalty
+        if cost <= t.cheapest[a]:
+            urgency += tactics.cheapest_bonus
+        seen = 0
+        for card in problems:
+            bit = 1 << _SLOT[card]
+            if seen & bit:
+                continue
+            seen |= bit
+            gain = t.potential_with(t.i, card) - base
+            score = urgency + tactics.card_gain * gain + 0.1 * t.scarcity(card)
+            if best is None or score > best[0]:
+                best = (score, card)
+    return (_FIX, best[1]) if best is not None else None
+
+
+def _give(t: _Table, threshold: float) -> _Act | None:
+    best = t.best_gift()
+    if best is None or best[0] <= threshold:
+        return None
+    return (_GIVE, best[1], best[2])
+
+
+def _pair(t: _Table, article: int) -> tuple[int, int] | None:
     """A fact of ``article`` in hand and its best support: a source first, else the least wanted link."""
-    fact = next((c for c in t.hand if KIND_OF[c] is Kind.FACT and ARTICLE_OF[c] == article), None)
+    fact = next((c for c in t.hand if _KIND[c] == _FACT and _ART[c] == article), None)
     if fact is None:
         return None
     links: list[int] = []
     for c in t.hand:
-        kind = KIND_OF[c]
-        if kind is Kind.SOURCE and ARTICLE_OF[c] == article:
-            return fact, c
-        if kind is Kind.LINK and ARTICLE_OF[c] != article:
+        if _supports(c, article):
+            if _KIND[c] == _SOURCE:
+                return fact, c
             links.append(c)
-    if sources_only or not links:
+    if not links:
         return None
-    return fact, min(links, key=lambda c: sum(t.need[b] for b in range(_N) if b != ARTICLE_OF[c]))
+    return fact, min(links, key=lambda c: sum(t.need[b] for b in range(_N) if b != _ART[c]))
