@@ -5,28 +5,37 @@ anyone can work out (the articles, the discard pile, and so which cards are stil
 never the order of the deck.
 
 At the first call of a turn the editor copies the table into ``_Light`` (plain lists of card
-numbers) and plays the whole turn out there, one greedy choice after another; the later calls of
-the same turn only check that the table is the one it predicted and hand over the next move.
+numbers that mirror the rules) and plays the whole turn out there, one greedy choice after
+another; the later calls of that turn only check that the table is the one it predicted and hand
+over the next move, so a turn costs one plan however many moves it has.
 
 Each choice takes the first of these that applies:
 
-1. the moves that win the game this turn, when every article has its sections;
+1. a move towards winning this turn, when its hand and the problems on the table are enough for
+   every missing section and the hours cover them and every fix;
 2. problems that cost it no time (free cards);
 3. a section for an article short of four: free when it is the expert, or paid with the card the
-   table misses least (a non-expert leaves sections of an article with an expert to that expert
-   until the last turns);
+   table misses least (until the last turns a non-expert leaves an article with an expert to that
+   expert); before backing a section with a link it fixes a source of that article from the table;
 4. as administrator, protection for a GA (semi) or an FA (full);
-5. a gift that lets a player write a section (an expert first, the next to play first);
-6. one-hour fixes: articles that it fixes as cheaply as anyone first (the administrator keeps
-   to articles nobody else fixes in an hour), then nearly finished articles and useful cards;
-7. lesser gifts, such as links to an expert who will lack support; two-hour fixes (a card and
-   one problem fewer beat an idle hour); ending the turn.
+5. a gift that lets a player write a section (the next to play first);
+6. a one-hour fix: first problems it fixes as cheaply as any player still to play (the
+   administrator rather on articles without an expert, which only it fixes in an hour), then
+   nearly finished articles and cards that pair with its hand;
+7. a lesser gift (a fact or source for the expert of its article, a link for an expert who will
+   lack support); a two-hour fix, also taken early when it would otherwise strand the last hour
+   (a card and one problem fewer beat an idle hour); ending the turn.
+
+In the last turns, clearing problems (cheapest first against the players still to play) comes
+before all gifts but those that let a player write a section.
 
 It scores a hand by the sections it could write for articles that still need them (a free section,
 by the article's expert, counts more than one paid with a discard). Cards it pays with are the ones
-whose kind the table has most to spare (counting hands, problems and unseen cards), so a fact of an
-article short of facts is never thrown away while another card will do. The knobs of ``Tactics``
-were tuned by self-play (``python -m bot selfplay wikipedia``).
+whose kind the table has most to spare (counting hands, problems and unseen cards; a source counts
+only while its article lacks sections), so a card the table is short of is never thrown away while
+another will do. The knobs of ``Tactics`` were tuned by self-play for each number of players
+(``TACTICS``; ``python -m bot selfplay wikipedia``): with two players cards are the scarce resource,
+with four or five the hours.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from itertools import permutations
 
 from games.wikipedia.actions import AddSection, EndTurn, FixProblem, GiveCard, Protect, WikipediaAction
 from games.wikipedia.cards import ARTICLE_OF, ARTICLES, KIND_OF, Kind
-from games.wikipedia.state import FA_SECTIONS, GA_SECTIONS, Outcome, Protection, WikipediaState
+from games.wikipedia.state import FA_SECTIONS, GA_SECTIONS, Outcome, Protection, WikipediaOptions, WikipediaState
 
 _N = 4  # articles
 _FACT, _SOURCE, _LINK = 0, 1, 2
@@ -80,6 +89,12 @@ def _supports(card: int, article: int) -> bool:
     return kind == _LINK and _ART[card] != article
 
 
+_COST = ((2, 1, 1, 1), (1, 1, 0, 0), (0, 0, 0, 0))
+"""Hours to fix a problem by protection (none, semi, full) and fixer's rank (see ``_Light.ranks``)."""
+_SEATS: dict[tuple[object, ...], tuple[tuple[tuple[bool, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+"""``_Light._seats`` of the tables seen lately."""
+
+
 class _Light:
     """A mutable copy of what a turn can change, with the rules it needs (mirrors ``rules``)."""
 
@@ -101,6 +116,8 @@ class _Light:
         "plans",
         "probs",
         "prot",
+        "ranks",
+        "receive",
         "role",
         "secs",
         "semi_expert",
@@ -130,6 +147,8 @@ class _Light:
         """Whether seat j writes sections of article a without paying."""
         self.experts: tuple[int, ...] = ()
         """How many seats are expert on each article."""
+        self.ranks: tuple[tuple[int, ...], ...] = ()
+        """Per seat and article: 0 anyone, 1 its expert, 2 its expert (free on semi), 3 the administrator."""
         self.live: list[int] = []
         """Cards still in play (hands, problems, unseen) counted by slot."""
         self.counts: list[list[int]] = []
@@ -140,12 +159,18 @@ class _Light:
         """The least any seat pays to fix a problem of each article."""
         self.plans: dict[tuple[int, ...], list[list[tuple[int, int, float]]]] = {}
         """``_Table.plans`` by the sections each article lacks (shared by copies)."""
+        self.receive: dict[tuple[int, ...], float] = {}
+        """``_Table.receive_gain`` by seat, slot, size of its hand and sections lacking (one turn; shared)."""
 
     def setup(self) -> None:
-        """Work out ``free``, ``experts`` and ``live`` from the rest."""
-        k = self.k
-        self.free = tuple(tuple(not self.pays(j, a) for a in range(_N)) for j in range(k))
-        self.experts = tuple(sum(1 for j in range(k) if j != self.admin and self.role[j] == a) for a in range(_N))
+        """Work out ``free``, ``experts``, ``live``, ``counts`` and the costs from the rest."""
+        static = (self.role, self.admin, self.admin_pays, self.semi_expert)
+        seats = _SEATS.get(static)
+        if seats is None:
+            if len(_SEATS) > 64:
+                _SEATS.clear()
+            seats = _SEATS[static] = self._seats()
+        self.free, self.experts, self.ranks = seats
         live = self.unseen[:]
         for hand in self.hands:
             _count(hand, live)
@@ -155,10 +180,21 @@ class _Light:
         self.counts = [_count(h) for h in self.hands]
         self.price()
 
+    def _seats(self) -> tuple[tuple[tuple[bool, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        k = self.k
+        free = tuple(tuple(not self.pays(j, a) for a in range(_N)) for j in range(k))
+        experts = tuple(sum(1 for j in range(k) if j != self.admin and self.role[j] == a) for a in range(_N))
+        ranks = tuple(
+            tuple(3 if j == self.admin else 1 + self.semi_expert if self.role[j] == a else 0 for a in range(_N))
+            for j in range(k)
+        )
+        return free, experts, ranks
+
     def price(self) -> None:
         """Work out ``costs`` and ``cheapest`` (again, after a protection)."""
-        self.costs = [[self.cost(j, a) for a in range(_N)] for j in range(self.k)]
-        self.cheapest = [min(row[a] for row in self.costs) for a in range(_N)]
+        prot = self.prot
+        self.costs = [[_COST[prot[a]][rank[a]] for a in range(_N)] for rank in self.ranks]
+        self.cheapest = [min(_COST[prot[a]][r[a]] for r in self.ranks) for a in range(_N)]
 
     @classmethod
     def of(cls, state: WikipediaState) -> _Light:
@@ -199,11 +235,13 @@ class _Light:
         light.semi_expert = self.semi_expert
         light.free = self.free
         light.experts = self.experts
+        light.ranks = self.ranks
         light.live = self.live[:]
         light.counts = [c[:] for c in self.counts]
         light.costs = self.costs
         light.cheapest = self.cheapest
         light.plans = self.plans
+        light.receive = self.receive
         return light
 
     def cost(self, j: int, a: int) -> int:
@@ -279,7 +317,7 @@ class _Light:
 
 @dataclass(frozen=True, slots=True)
 class Tactics:
-    """Knobs of the editor; the defaults are what self-play found to win most."""
+    """Knobs of the editor (``TACTICS`` holds what self-play found best for each number of players)."""
 
     protect: bool = True
     give: bool = True
@@ -310,7 +348,7 @@ class Tactics:
     fix_urgency: float = 0.5
     """Weight of how far along an article is when choosing which problem to fix."""
     cheapest_bonus: float = 4.0
-    """Bonus for fixing a problem no other player could fix in less time."""
+    """Bonus for fixing a problem no player still to play could fix in less time."""
     orphan_bonus: float = 1.5
     """Bonus for fixing a problem of an article without an expert."""
     admin_expert_penalty: float = 0.5
@@ -332,6 +370,8 @@ TACTICS: dict[int, Tactics] = {
         orphan_bonus=2.5,
         card_gain=2.5,
         support_weight=2.5,
+        endgame=2,
+        endgame_give=0.5,
     ),
     3: Tactics(give_first=1.0, fix_urgency=0.3, cheapest_bonus=2.0, endgame=2, endgame_give=1.3),
     4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=1.3),
@@ -380,14 +420,10 @@ class _Table:
             plans = light.plans[tuple(self.need)] = self._plans()
         self.plans = plans
         """Per seat: (article, sections it lacks, worth of one) for needy articles, free ones first."""
-        left = light.live
-        links = left[_LINKS] + left[_LINKS + 1] + left[_LINKS + 2] + left[_LINKS + 3]
-        self.fact_slack = [left[_FACTS + a] - self.need[a] for a in range(_N)]
-        self.support_slack = [left[_SOURCES + a] + links - left[_LINKS + a] - self.need[a] for a in range(_N)]
-        sources = sum(min(left[_SOURCES + a], self.need[a]) for a in range(_N))
-        self.global_slack = sources + links - sum(self.need)
-        """Supports to spare: sources an article can still use and links, less the sections wanted."""
+        self._slack: tuple[list[int], list[int], int] | None = None
         self._gift: tuple[float, int, int] | bool | None = False
+        self._memo: dict[int, float] = {}
+        """Potentials of a seat's hand with (key ``16 j + slot``) or without (``-1 - key``) one more card."""
 
     def _plans(self) -> list[list[tuple[int, int, float]]]:
         paid = self.tactics.paid_weight
@@ -415,33 +451,66 @@ class _Table:
             usable = facts if facts < need else need
             sources = counts[_SOURCES + a]
             paired = usable if usable < sources else sources
-            linked = min(usable - paired, pool - counts[_LINKS + a])
-            if linked > 0:
-                pool -= linked
-                paired += linked
+            if paired < usable:
+                linked = pool - counts[_LINKS + a]
+                linked = min(linked, usable - paired)
+                if linked > 0:
+                    pool -= linked
+                    paired += linked
             total += paired * worth
         return total
 
+    def base(self, j: int) -> float:
+        """Seat ``j``'s potential with its hand as it is."""
+        value = self._memo.get(j + 1000)
+        if value is None:
+            value = self._memo[j + 1000] = self.potential(j, self.counts[j])
+        return value
+
     def potential_without(self, j: int, card: int) -> float:
-        counts = self.counts[j]
         slot = _SLOT[card]
-        counts[slot] -= 1
-        value = self.potential(j, counts)
-        counts[slot] += 1
+        key = -1 - (j * 16 + slot)
+        value = self._memo.get(key)
+        if value is None:
+            counts = self.counts[j]
+            counts[slot] -= 1
+            value = self._memo[key] = self.potential(j, counts)
+            counts[slot] += 1
         return value
 
     def potential_with(self, j: int, card: int) -> float:
-        counts = self.counts[j]
         slot = _SLOT[card]
-        counts[slot] += 1
-        value = self.potential(j, counts)
-        counts[slot] -= 1
+        key = j * 16 + slot
+        value = self._memo.get(key)
+        if value is None:
+            counts = self.counts[j]
+            counts[slot] += 1
+            value = self._memo[key] = self.potential(j, counts)
+            counts[slot] -= 1
         return value
 
     def loss(self, j: int, card: int) -> float:
         """How much the table loses if seat ``j`` parts with ``card`` for good (as a payment)."""
-        own = self.potential(j, self.counts[j]) - self.potential_without(j, card)
+        own = self.base(j) - self.potential_without(j, card)
         return own + self.tactics.scarcity_weight * self.scarcity(card)
+
+    def slack(self) -> tuple[list[int], list[int], int]:
+        """Cards to spare (in hands, problems and unseen) once the sections wanted are written.
+
+        Facts by article, supports by article (its sources and links to others) and supports in
+        all (sources an article can still use, and links).
+        """
+        if self._slack is None:
+            left = self.light.live
+            need = self.need
+            links = left[_LINKS] + left[_LINKS + 1] + left[_LINKS + 2] + left[_LINKS + 3]
+            facts = [left[_FACTS + a] - need[a] for a in range(_N)]
+            supports = [left[_SOURCES + a] + links - left[_LINKS + a] - need[a] for a in range(_N)]
+            sources = 0
+            for a in range(_N):
+                sources += left[_SOURCES + a] if left[_SOURCES + a] < need[a] else need[a]
+            self._slack = (facts, supports, sources + links - sum(need))
+        return self._slack
 
     def scarcity(self, card: int) -> float:
         """How badly the table needs ``card`` to finish, judged by what is left of its kind."""
@@ -450,14 +519,15 @@ class _Table:
         if kind == _FACT:
             if self.need[a] == 0:
                 return 0.0
-            return _scarce(self.fact_slack[a])
+            return _scarce(self.slack()[0][a])
         if kind == _SOURCE:
             if self.need[a] == 0:
                 return 0.0
-            return self.tactics.support_weight * _scarce(min(self.support_slack[a], self.global_slack))
+            _, supports, spare = self.slack()
+            return self.tactics.support_weight * _scarce(min(supports[a], spare))
         if not any(self.need[b] for b in range(_N) if b != a):
             return 0.0
-        return self.tactics.support_weight * _scarce(self.global_slack)
+        return self.tactics.support_weight * _scarce(self.slack()[2])
 
     def best_gift(self) -> tuple[float, int, int] | None:
         """The gift that gains most, as (gain, card, seat), or None (computed once)."""
@@ -465,33 +535,45 @@ class _Table:
             return self._gift  # type: ignore[return-value]
         best: tuple[float, int, int] | None = None
         if self.tactics.give and not self.last_turn:
-            mine = self.potential(self.i, self.counts[self.i])
+            light = self.light
+            mine = self.base(self.i)
             cards: dict[int, int] = {}
             for card in self.hand:
                 cards.setdefault(_SLOT[card], card)
             keeps = {slot: mine - self.potential_without(self.i, card) for slot, card in cards.items()}
+            cache = light.receive
+            need = tuple(self.need)
+            delay = self.tactics.give_delay
             for to in range(self.k):
-                if to == self.i or not self.reachable(to) or not self.light.room(to):
+                if to == self.i or not self.reachable(to) or not light.room(to):
                     continue
-                theirs = self.potential(to, self.counts[to])
+                size = len(light.hands[to])
+                late = delay * ((to - self.i) % self.k)
                 for slot, card in cards.items():
-                    gain = self.gift_gain(card, to, keeps[slot], theirs)
+                    key = (to, slot, size, *need)
+                    gain = cache.get(key)
+                    if gain is None:
+                        gain = cache[key] = self.receive_gain(card, to)
+                    gain -= keeps[slot] + late
                     if best is None or gain > best[0]:
                         best = (gain, card, to)
         self._gift = best
         return best
 
-    def gift_gain(self, card: int, to: int, keep: float, theirs: float) -> float:
-        """What the table gains when this seat hands ``card`` (worth ``keep`` here) to ``to``
-        (whose potential is ``theirs``)."""
-        gain = self.potential_with(to, card) - theirs
+    def receive_gain(self, card: int, to: int) -> float:
+        """What ``card`` adds to seat ``to``, this seat's turn (its hand within a turn is known by its size)."""
+        counts = self.counts[to]
+        theirs = self.base(to)
+        slot = _SLOT[card]
+        counts[slot] += 1
+        gain = self.potential(to, counts) - theirs
+        counts[slot] -= 1
         a = _ART[card]
         tactics = self.tactics
         if _KIND[card] != _LINK:
             if self.need[a] and self.free[to][a] and not self.free[self.i][a]:
                 gain += tactics.future_bonus
         elif tactics.link_bonus:
-            counts = self.counts[to]
             links = counts[_LINKS] + counts[_LINKS + 1] + counts[_LINKS + 2] + counts[_LINKS + 3]
             for b in range(_N):
                 if (
@@ -503,7 +585,7 @@ class _Table:
                 ):
                     gain += tactics.link_bonus
                     break
-        return gain - keep - tactics.give_delay * ((to - self.i) % self.k)
+        return gain
 
 
 class GreedyEditor:
@@ -512,17 +594,17 @@ class GreedyEditor:
     def __init__(self, tactics: Tactics | None = None) -> None:
         self.tactics = tactics
         """Fixed knobs, or None for those of ``TACTICS`` for the number of players."""
-        self._planned: dict[tuple[object, ...], WikipediaAction] = {}
-        """The rest of each turn under way: the move planned for each table it expects."""
+        self._planned: dict[tuple[object, ...], tuple[WikipediaOptions, tuple[object, ...], WikipediaAction]] = {}
+        """The rest of each turn under way: by (seats, turn, actions so far), the table expected then and its move."""
 
     def choose(self, state: WikipediaState, seat: str, rng: random.Random) -> WikipediaAction:
         """The editor is deterministic (``rng`` is unused): the same table always gets the same move."""
         del rng
         if state.outcome is not Outcome.PLAYING:
             return EndTurn()
-        planned = self._planned.pop(_key(state), None)
-        if planned is not None:
-            return planned
+        planned = self._planned.pop((state.seats, state.turn, state.actions), None)
+        if planned is not None and planned[0] is state.options and planned[1] == _table_of(state):
+            return planned[2]
         light = _Light.of(state)
         light.cur = state.seats.index(seat)
         tactics = self.tactics or TACTICS.get(light.k) or Tactics()
@@ -539,26 +621,22 @@ class GreedyEditor:
             if light.apply(acts[n - 1]) or light.hours <= 0:
                 return
             actions += 1
-            key = (
-                *_fixed_key(state),
-                actions,
+            table = (
+                state.roles,
+                len(state.deck),
                 light.hours,
                 tuple(tuple(h) for h in light.hands),
                 tuple(tuple(p) for p in light.probs),
                 tuple(zip(light.secs, light.prot, strict=True)),
             )
-            self._planned[key] = _action(state, acts[n])
+            self._planned[state.seats, state.turn, actions] = (state.options, table, _action(state, acts[n]))
 
 
-def _fixed_key(state: WikipediaState) -> tuple[object, ...]:
-    """What no move of a turn changes."""
-    return (state.options, state.seats, state.roles, state.turn, len(state.deck))
-
-
-def _key(state: WikipediaState) -> tuple[object, ...]:
+def _table_of(state: WikipediaState) -> tuple[object, ...]:
+    """What of ``state`` a planned move relies on (compared with what ``_remember`` expected)."""
     return (
-        *_fixed_key(state),
-        state.actions,
+        state.roles,
+        len(state.deck),
         state.hours,
         state.hands,
         tuple(p.problems for p in state.pages),
@@ -585,6 +663,9 @@ def _action(state: WikipediaState, act: _Act) -> WikipediaAction:
 def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
     """The moves of the current seat for the rest of its turn (``light`` is changed)."""
     acts: list[_Act] = []
+    if pack:
+        light.receive = {}
+        light.plans = {}
     while light.hours > 0:
         act = _choose(light, tactics)
         if pack and tactics.pack_hours and 2 <= light.hours <= tactics.pack_hours and _quick(light, act):
@@ -606,6 +687,7 @@ def _packed(light: _Light, tactics: Tactics, act: _Act) -> _Act:
     if slow is None or light.costs[light.cur][_ART[slow[1]]] != 2:
         return act
     trial = light.copy()
+    trial.receive = {}
     if trial.apply(act):
         return act
     plan_turn(trial, tactics, pack=False)
@@ -645,9 +727,12 @@ def _finish(t: _Table) -> _Act | None:
     if not light.room(t.i):
         return None
     need = sum(t.need)
-    costs = [(t.costs[t.i][a], c) for a in range(_N) for c in light.probs[a]]
-    if sum(cost for cost, _ in costs) + need > t.hours:
+    if need > t.hours:
         return None
+    row = t.costs[t.i]
+    if sum(row[a] * len(light.probs[a]) for a in range(_N)) + need > t.hours:
+        return None
+    costs = [(row[a], c) for a in range(_N) for c in light.probs[a]]
     if not need:
         return (_FIX, min(costs)[1]) if costs else None
     win = _winning_sections(t, [c for _, c in costs])
@@ -708,8 +793,10 @@ def _free_fix(t: _Table) -> _Act | None:
 def _section(t: _Table) -> _Act | None:
     tactics = t.tactics
     best: tuple[float, _Act] | None = None
+    counts = t.counts[t.i]
+    links = counts[_LINKS] + counts[_LINKS + 1] + counts[_LINKS + 2] + counts[_LINKS + 3]
     for a in range(_N):
-        if t.need[a] == 0:
+        if not t.need[a] or not counts[a] or not (counts[_SOURCES + a] or links - counts[_LINKS + a]):
             continue
         pair = _pair(t, a)
         if pair is None:
@@ -761,7 +848,7 @@ def _cleanup(t: _Table) -> _Act | None:
         return None
     best: tuple[float, int] | None = None
     costs = t.costs[t.i]
-    base = t.potential(t.i, t.counts[t.i])
+    base = t.base(t.i)
     for a in range(_N):
         cost = costs[a]
         if not light.probs[a] or cost > t.hours:
@@ -780,7 +867,7 @@ def _fix(t: _Table, max_cost: int) -> _Act | None:
         return None
     tactics = t.tactics
     best: tuple[float, int] | None = None
-    base = t.potential(t.i, t.counts[t.i])
+    base = t.base(t.i)
     costs = t.costs[t.i]
     for a in range(_N):
         problems = light.probs[a]
@@ -827,4 +914,4 @@ def _pair(t: _Table, article: int) -> tuple[int, int] | None:
             links.append(c)
     if not links:
         return None
-    return fact, min(links, key=lambda c: sum(t.need[b] for b in range(_N) if b != _ART[c]))
+    return fact, max(links, key=lambda c: t.need[_ART[c]])

@@ -1,0 +1,256 @@
+"""The computer editor of the Wikipedia game: legal, fair, deterministic, and good at winning.
+
+Card numbers used below (13 an article; facts, then sources, then links):
+art 1-7 facts, 8-10 sources, 11-13 links; geography 14-20, 21-23, 24-26;
+history 27-39 (27-33, 34-36, 37-39); science 40-52 (40-46, 47-49, 50-52).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+from bot.selfplay import run_selfplay
+from games.wikipedia.actions import AddSection, EndTurn, FixProblem, Protect, WikipediaAction
+from games.wikipedia.ai import TACTICS, GreedyEditor, Tactics, _action, _Light, plan_turn
+from games.wikipedia.cards import ALL_CARDS, ARTICLES, Article
+from games.wikipedia.engine import ENGINE
+from games.wikipedia.rules import fix_cost, needs_payment, protection_for
+from games.wikipedia.state import Outcome, Page, Protection, Section, WikipediaOptions, WikipediaState
+
+RNG = random.Random(0)
+SEATS = ("alice", "bob", "carol")
+"""alice holds role card 52 (administrator), bob 13 (art expert), carol 30 (history expert)."""
+
+OPTIONS = [
+    WikipediaOptions(),
+    WikipediaOptions(hand_limit=3),
+    WikipediaOptions(hand_limit=5, expert_instant_on_semi=False),
+    WikipediaOptions(administrator_pays=False),
+    WikipediaOptions(hours_per_turn=2, problems_per_turn=1),
+    WikipediaOptions(hours_per_turn=6, problems_per_turn=3, starting_hand=4),
+    WikipediaOptions(starting_hand=0),
+]
+
+
+def table(
+    *,
+    hands: Sequence[Iterable[int]] = ((), (), ()),
+    sections: dict[Article, Sequence[tuple[int, int]]] | None = None,
+    problems: dict[Article, Sequence[int]] | None = None,
+    protection: dict[Article, Protection] | None = None,
+    current: int = 0,
+    hours: int = 4,
+) -> WikipediaState:
+    """A hand-built three-seat table; every card not placed elsewhere is in the deck."""
+    sections = sections or {}
+    problems = problems or {}
+    protection = protection or {}
+    pages = tuple(
+        Page(
+            article=a,
+            sections=tuple(Section(fact=f, support=s) for f, s in sections.get(a, ())),
+            problems=tuple(problems.get(a, ())),
+            protection=protection.get(a, Protection.NONE),
+        )
+        for a in ARTICLES
+    )
+    roles = (52, 13, 30)
+    placed = set(roles)
+    for hand in hands:
+        placed.update(hand)
+    for page in pages:
+        placed.update(page.problems)
+        placed.update(c for s in page.sections for c in (s.fact, s.support))
+    state = WikipediaState(
+        options=WikipediaOptions(),
+        seats=SEATS,
+        roles=roles,
+        admin=0,
+        hands=tuple(tuple(h) for h in hands),
+        deck=tuple(c for c in ALL_CARDS if c not in placed),
+        pages=pages,
+        current=current,
+        hours=hours,
+    )
+    assert ENGINE.invariants(state) == []
+    return state
+
+
+def play(
+    seed: int, players: int, options: WikipediaOptions | None = None, editor: GreedyEditor | None = None
+) -> list[tuple[WikipediaState, WikipediaAction]]:
+    """A whole game of computer editors: each table and the move chosen on it."""
+    rng = random.Random(seed)
+    editor = editor or GreedyEditor()
+    state = ENGINE.new_game([f"p{n}" for n in range(players)], options, rng)
+    moves: list[tuple[WikipediaState, WikipediaAction]] = []
+    while state.outcome is Outcome.PLAYING:
+        seat = ENGINE.to_move(state)
+        assert seat is not None
+        action = editor.choose(state, seat, rng)
+        ENGINE.check(state, seat, action)
+        moves.append((state, action))
+        state, _ = ENGINE.apply(state, seat, action, rng)
+        assert ENGINE.invariants(state) == []
+    moves.append((state, EndTurn()))
+    return moves
+
+
+def finish_turn(state: WikipediaState, editor: GreedyEditor) -> WikipediaState:
+    """Let the editor play out the turn under way."""
+    turn = state.turn
+    while state.outcome is Outcome.PLAYING and state.turn == turn:
+        seat = ENGINE.to_move(state)
+        assert seat is not None
+        state, _ = ENGINE.apply(state, seat, editor.choose(state, seat, RNG), RNG)
+    return state
+
+
+# --- the light copy keeps the rules -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", OPTIONS[:4])
+def test_the_light_copy_prices_everything_as_the_rules_do(options: WikipediaOptions) -> None:
+    for seed in range(3):
+        for state, _ in play(seed, 2 + seed, options)[:-1:5]:
+            light = _Light.of(state)
+            for seat in range(len(state.seats)):
+                for a, page in enumerate(state.pages):
+                    assert light.costs[seat][a] == light.cost(seat, a) == fix_cost(state, seat, a)
+                    assert light.free[seat][a] is not needs_payment(state, seat, a)
+                    assert light.protectable(a) is (protection_for(page) is not None)
+            assert light.cheapest == [min(fix_cost(state, j, a) for j in range(len(state.seats))) for a in range(4)]
+            in_play = Counter(c for h in state.hands for c in h) + Counter(state.deck)
+            in_play.update(c for p in state.pages for c in p.problems)
+            assert sum(light.live) == sum(in_play.values())
+            assert light.left == len(state.deck) // options.problems_per_turn
+
+
+def test_a_planned_turn_is_what_the_engine_then_shows() -> None:
+    """The light copy predicts each table of the turn exactly, so planned moves stay legal."""
+    tactics = Tactics()
+    checked = 0
+    for start, _ in play(5, 4)[:-1]:
+        if start.hours != start.options.hours_per_turn:
+            continue
+        state = start
+        light = _Light.of(state)
+        acts = plan_turn(light.copy(), tactics)
+        seat = state.seats[state.current]
+        for act in acts:
+            if state.outcome is not Outcome.PLAYING or state.hours == 0:
+                break
+            before = state.turn
+            action = _action(state, act)
+            state, _ = ENGINE.apply(state, seat, action, RNG)
+            won = light.apply(act)
+            assert won is (state.outcome is Outcome.WON)
+            if state.turn != before or won:
+                break
+            assert [list(h) for h in state.hands] == light.hands
+            assert [list(p.problems) for p in state.pages] == light.probs
+            assert [len(p.sections) for p in state.pages] == light.secs
+            assert state.hours == light.hours
+            checked += 1
+    assert checked > 20
+
+
+# --- legal, deterministic and fair ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_move_is_legal_whatever_the_options(options: WikipediaOptions, players: int) -> None:
+    moves = play(players * 7, players, options)
+    assert moves[-1][0].outcome is not Outcome.PLAYING
+
+
+def test_a_planned_move_is_the_move_a_fresh_editor_would_choose() -> None:
+    for players in (2, 5):
+        for state, action in play(11, players)[:-1]:
+            seat = state.seats[state.current]
+            assert GreedyEditor().choose(state, seat, RNG) == action
+
+
+def test_the_order_of_the_deck_makes_no_difference() -> None:
+    """The editor may count the unseen cards but must not peek at their order."""
+    shuffler = random.Random(3)
+    for state, action in play(21, 4)[:-1:3]:
+        deck = list(state.deck)
+        shuffler.shuffle(deck)
+        other = state.model_copy(update={"deck": tuple(deck)})
+        assert GreedyEditor().choose(other, other.seats[other.current], RNG) == action
+
+
+def test_one_editor_can_serve_several_tables_at_once() -> None:
+    editor = GreedyEditor()
+    games = [ENGINE.new_game(["a", "b", "c"], None, random.Random(seed)) for seed in (1, 2)]
+    alone = [play(seed, 3)[-1][0] for seed in (1, 2)]
+    while any(g.outcome is Outcome.PLAYING for g in games):
+        for n, state in enumerate(games):
+            if state.outcome is Outcome.PLAYING:
+                seat = ENGINE.to_move(state)
+                assert seat is not None
+                games[n], _ = ENGINE.apply(state, seat, editor.choose(state, seat, RNG), RNG)
+    assert [g.pages for g in games] == [g.pages for g in alone]
+    assert [g.outcome for g in games] == [g.outcome for g in alone]
+
+
+def test_the_same_game_is_played_the_same_way() -> None:
+    assert play(8, 3) == play(8, 3)
+
+
+# --- good moves -------------------------------------------------------------------------------
+
+FOUR = {
+    Article.GEOGRAPHY: [(14, 21), (15, 22), (16, 23), (17, 11)],
+    Article.HISTORY: [(27, 34), (28, 35), (29, 36), (31, 12)],
+    Article.SCIENCE: [(40, 47), (41, 48), (42, 49), (43, 25)],
+}
+
+
+def test_it_wins_when_the_hand_and_the_hours_allow() -> None:
+    """Art lacks its fourth section: the art expert fixes the problems, then writes it."""
+    state = table(
+        hands=((), (4, 24), ()),
+        sections={**FOUR, Article.ART: [(1, 8), (2, 9), (3, 10)]},
+        problems={Article.ART: [5], Article.SCIENCE: [44]},
+        current=1,
+    )
+    assert finish_turn(state, GreedyEditor()).outcome is Outcome.WON
+
+
+def test_the_administrator_protects_a_clean_good_article() -> None:
+    state = table(hands=((), (), ()), sections={Article.GEOGRAPHY: FOUR[Article.GEOGRAPHY]}, current=0)
+    action = GreedyEditor().choose(state, "alice", RNG)
+    assert action == Protect(article=Article.GEOGRAPHY)
+
+
+def test_the_expert_writes_its_own_section_for_free() -> None:
+    state = table(hands=((), (1, 8, 40), ()), current=1)
+    assert GreedyEditor().choose(state, "bob", RNG) == AddSection(fact=1, support=8)
+
+
+def test_a_free_card_is_taken_first() -> None:
+    state = table(
+        sections={Article.GEOGRAPHY: FOUR[Article.GEOGRAPHY]},
+        problems={Article.GEOGRAPHY: [18], Article.HISTORY: [33]},
+        protection={Article.GEOGRAPHY: Protection.SEMI},
+        current=0,
+    )
+    assert GreedyEditor().choose(state, "alice", RNG) == FixProblem(card=18)
+
+
+def test_every_player_count_has_tuned_tactics() -> None:
+    assert sorted(TACTICS) == [2, 3, 4, 5]
+    assert all(isinstance(t, Tactics) for t in TACTICS.values())
+
+
+@pytest.mark.parametrize(("players", "least"), [(2, 0.7), (3, 0.15), (4, 0.05)])
+def test_it_wins_a_fair_share_of_games(players: int, least: float) -> None:
+    report = run_selfplay("wikipedia", games=200, players=players, seed="ai-test")
+    assert report.wins / report.games >= least
