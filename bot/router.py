@@ -32,7 +32,7 @@ from games.nomic.actions import (
 )
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, RuleError
-from games.nomic.proposals import vote_of
+from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
 from scheduler.due import next_tick
@@ -227,11 +227,13 @@ class Router:
     async def reaction(
         self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None
     ) -> list[Post]:
-        """A reaction: 👍 and 👎 on proposals and candidacies are recorded; the rest is ignored."""
-        vote = vote_of(emoji)
-        if vote is None:
+        """A reaction: 👍 and 👎 (each skin tone its own variant) on proposals and candidacies are recorded;
+        the rest is ignored."""
+        found = reaction_of(emoji)
+        if found is None:
             return []
-        action = React(message=message_id, vote=vote, added=added)
+        vote, variant = found
+        action = React(message=message_id, vote=vote, variant=variant, added=added)
         await self._silently(guild, ctx, action, source_line)
         return []
 

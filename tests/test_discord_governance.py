@@ -36,7 +36,7 @@ async def test_a_proposal_voted_by_reactions_and_retracted_by_an_edit(discord_se
     s.env.backend.set_reaction(s.proposals.id, proposal.id, "👍", s.bot.user.id, reacted=True)  # the bot's: ignored
     await s.env.settle()
     state = await s.state()
-    assert state.reactions[str(proposal.id)] == {(str(s.bob.id), Vote.FOR), (str(s.mod.id), Vote.AGAINST)}
+    assert state.reactions[str(proposal.id)] == {(str(s.bob.id), Vote.FOR, "👍"), (str(s.mod.id), Vote.AGAINST, "👎")}
 
     backend = s.env.backend  # Discord adding a link preview: an update that is no edit
     unfurled = serializers.message_payload(backend, backend.get_message(s.proposals.id, proposal.id))

@@ -15,7 +15,7 @@ from games.nomic.cards import CardField
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import Vote
+from games.nomic.state import LEGACY_VARIANT, Vote
 
 
 class _Action(BaseModel):
@@ -134,6 +134,8 @@ class React(_Action):
     message: str
     vote: Vote
     added: bool = True
+    variant: str = LEGACY_VARIANT
+    """The emoji as reacted (``👍🏽``); actions logged before variants were kept have none."""
 
 
 class EditMessage(_Action):
