@@ -78,6 +78,17 @@ def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
     ]
 
 
+def announcements(outcome: Outcome, ctx: Context) -> list[Post]:
+    """What a command's events announce in other channels besides the answer (an emptied office of
+    judge in #judge-elections), one message per channel."""
+    grouped: dict[ChannelRole, list[str]] = {}
+    for event in outcome.events:
+        where = event.announce()
+        if where is not None and where is not ctx.channel:
+            grouped.setdefault(where, []).append(event.text())
+    return [Post("\n".join(texts), channel=channel, at=ctx.at) for channel, texts in grouped.items()]
+
+
 def _is_own_inventory(ctx: Context, action: Action) -> bool:
     """The answer that shows a member their own cards goes to them alone."""
     return isinstance(action, ShowInventory) and action.target in (None, ctx.actor)
@@ -222,7 +233,7 @@ class Router:
             return []
         if outcome.error is not None:
             return [Post(error_text(outcome.error), error=True)]
-        return [Post(outcome.text())]
+        return [Post(outcome.text()), *announcements(outcome, ctx)]
 
     async def reaction(
         self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None

@@ -171,7 +171,8 @@ class RoundEvents(commands.Cog):
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        """A player who leaves the server stops being a player."""
+        """A player who leaves the server stops being a player (and a judge, being judge: announced in
+        #judge-elections besides #game-actions)."""
         bot = self.bot
         guild = bot.get_guild(payload.guild_id)
         state = await bot.service.state(str(payload.guild_id))
@@ -183,7 +184,7 @@ class RoundEvents(commands.Cog):
         event = f"leave:{member}:{state.seq}"
         ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
         posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
-        await bot.deliver(guild, [Post(p.text, channel=ChannelRole.GAME_ACTIONS) for p in posts])
+        await bot.deliver(guild, [Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts])
 
 
 async def setup(bot: NomicBot) -> None:

@@ -33,6 +33,10 @@ class Event:
         """The message an announcement answers, when it answers one."""
         return None
 
+    def announce(self) -> ChannelRole | None:
+        """Where an event caused by a member's command is announced besides the answer (None: nowhere)."""
+        return None
+
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
@@ -271,6 +275,24 @@ def _stamp(at: datetime) -> str:
     return at.strftime("%a %Y-%m-%d %H:%M UTC")
 
 
+def when(at: datetime, *, relative: bool = False) -> str:
+    """An instant in UTC and as Discord timestamps, which Discord shows in each reader's time zone
+    (and, with ``relative``, as "in 2 days"); elsewhere they read as the tags they are."""
+    unix = int(at.timestamp())
+    tags = f"<t:{unix}:F>, <t:{unix}:R>" if relative else f"<t:{unix}:F>"
+    return f"{_stamp(at)} ({tags})"
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _quoted(text: str) -> str:
+    """A member's words as a block quote, so they never run into the sentence that follows."""
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.splitlines() or [""])
+
+
 @dataclass(frozen=True)
 class ProposalRecorded(Event):
     number: int
@@ -397,15 +419,21 @@ class RulingGiven(Event):
     text_: str
     replaces: bool
     challenge_until: datetime | None
+    vote_ended: bool = False
+    """A vote of confidence was running on the ruling this one replaces; it ends without a result."""
 
     def text(self) -> str:
         kind = "replaces their ruling" if self.replaces else "rules"
-        until = (
-            f" It can be challenged with `!overturn {self.number}` until {_stamp(self.challenge_until)}."
-            if self.challenge_until
-            else ""
-        )
-        return f"Judge {self.judge} {kind} on request {self.number}: {self.text_}{until}"
+        lines = [f"Judge {self.judge} {kind} on request {self.number}:", _quoted(self.text_)]
+        if self.vote_ended:
+            lines.append(
+                "The vote of confidence on the earlier ruling has ended without a result, since that ruling "
+                "was replaced; the votes cast in it no longer count."
+            )
+        if self.challenge_until is not None:
+            how = "The new ruling can be challenged afresh" if self.vote_ended else "It can be challenged"
+            lines.append(f"{how} with `!overturn {self.number}` until {when(self.challenge_until, relative=True)}.")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -417,7 +445,8 @@ class ConfidenceStarted(Event):
     def text(self) -> str:
         return (
             f"{self.name} calls a vote of confidence on the ruling on request {self.number}. Players vote with "
-            f"`!confidence {self.number} overturn` or `!confidence {self.number} affirm` until {_stamp(self.ends_at)}."
+            f"`!confidence {self.number} overturn` or `!confidence {self.number} affirm` until "
+            f"{when(self.ends_at, relative=True)}."
         )
 
 
@@ -453,7 +482,16 @@ class JudgeChanged(Event):
     why: str
 
     def text(self) -> str:
-        return f"{self.why} The office of judge is empty until the next election." if self.name is None else self.why
+        if self.name is not None:
+            return self.why
+        return (
+            f"{self.why} The office of judge is empty until the next election: rulings already given stand, "
+            "and open requests wait for the next judge."
+        )
+
+    def announce(self) -> ChannelRole | None:
+        """Whoever follows the elections learns that the office is empty."""
+        return ChannelRole.JUDGE_ELECTIONS
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from games.nomic.cards import CardField
 from games.nomic.items import Items
@@ -198,8 +198,7 @@ class JudgeRequest(_Value):
     rulings: tuple[Ruling, ...] = ()
     """Every ruling on the request; the last one is in force (a judge may replace their own)."""
     confidence: ConfidenceVote | None = None
-    challenged: bool = False
-    """Whether the ruling in force has had its vote of confidence."""
+    """The vote of confidence running on the ruling in force, if any (one at a time)."""
 
 
 class RoundState(_Value):
@@ -257,6 +256,14 @@ class RoundState(_Value):
             else present
             for message, present in value.items()
         }
+
+    @model_validator(mode="before")
+    @classmethod
+    def _judge_is_a_player(cls, data: Any) -> Any:
+        """Only players act: a judge who had stopped being a player (kept by older versions) is no judge."""
+        if isinstance(data, dict) and data.get("judge") is not None and data["judge"] not in data.get("players", {}):
+            return {**data, "judge": None, "judge_name": None, "removal_assents": []}
+        return data
 
     @property
     def ruleset_version(self) -> int:
