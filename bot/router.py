@@ -35,6 +35,7 @@ from games.nomic.errors import BadInputError, RuleError
 from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
+from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
 
@@ -180,7 +181,8 @@ class Router:
             text = commands.clean_keep_lines(content)
             action: Action
             if ctx.channel is ChannelRole.PROPOSALS:
-                action = Propose(message=message_id, text=text)
+                starts, ends = await self._voting_window(guild, ctx.at)
+                action = Propose(message=message_id, text=text, window_starts=starts, window_ends=ends)
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
@@ -189,6 +191,15 @@ class Router:
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
         return await self.run(guild, ctx, action, source_line=source_line)
+
+    async def _voting_window(self, guild: str, at: datetime) -> tuple[datetime | None, datetime | None]:
+        """The phase a standard proposal made at ``at`` votes through, by the calendar in force."""
+        state = await self.service.state(guild)
+        if state is None:
+            return None, None
+        cal = state.ruleset.calendar
+        starts = phase_window(cal, at)[2]
+        return starts, phase_window(cal, starts)[2]
 
     async def table_command(
         self,

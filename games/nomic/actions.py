@@ -112,11 +112,18 @@ class AdminSet(_Action):
 
 
 class Propose(_Action):
-    """A player's message in #proposals."""
+    """A player's message in #proposals.
+
+    ``window_starts`` and ``window_ends``: the phase a standard proposal would vote through, as the
+    calendar in force gives it, filled in by the adapter (the rules never read a calendar). They
+    only shape the answer; the vote itself opens and closes with the phase changes.
+    """
 
     kind: Literal["propose"] = "propose"
     message: str
     text: str
+    window_starts: datetime | None = None
+    window_ends: datetime | None = None
 
 
 class Stand(_Action):

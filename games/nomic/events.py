@@ -148,6 +148,8 @@ class PointsGranted(Event):
     players: int
 
     def text(self) -> str:
+        if self.players == 1:
+            return f"The one player gains {_plural(self.amount, 'point')}."
         return f"Each of the {_plural(self.players, 'player')} gains {_plural(self.amount, 'point')}."
 
 
@@ -252,11 +254,15 @@ class ItemsAdjusted(Event):
     given: bool
     by: str
 
+    by_self: bool = False
+    """A moderator correcting their own holdings (allowed: a lone moderator who plays needs it)."""
+
     def text(self) -> str:
         """Cards are counted, not named: the answer is public and a holding is private."""
+        whom = "themselves" if self.by_self else self.name
         if self.given:
-            return f"{self.by} gave {self.name} {self.items.describe(hide_cards=True)}."
-        return f"{self.by} took {self.items.describe(hide_cards=True)} from {self.name}."
+            return f"{self.by} gave {whom} {self.items.describe(hide_cards=True)}."
+        return f"{self.by} took {self.items.describe(hide_cards=True)} from {whom}."
 
 
 @dataclass(frozen=True)
@@ -300,14 +306,42 @@ class ProposalRecorded(Event):
     kind: str
     voting_ends: datetime | None
     amendments: int
+    voting_starts: datetime | None = None
+    """For a standard proposal: when its phase is expected to start (None: not known)."""
+    phase: str = ""
+    """For a standard proposal: the phase it votes through."""
 
     def text(self) -> str:
-        if self.voting_ends is not None:
-            when = f"Voting is open now until {_stamp(self.voting_ends)}"
+        if self.kind == "urgent" and self.voting_ends is not None:
+            when_ = f"Voting is open now until {when(self.voting_ends, relative=True)}"
+        elif self.voting_starts is not None and self.voting_ends is not None:
+            when_ = (
+                f"A Standard Proposal-Maker was used. Voting runs through the {self.phase} phase, "
+                f"from {when(self.voting_starts)} to {when(self.voting_ends, relative=True)}"
+            )
         else:
-            when = "A Standard Proposal-Maker was used. Voting runs through the next phase"
+            when_ = "A Standard Proposal-Maker was used. Voting runs through the next phase"
         amend = f" It carries {_plural(self.amendments, 'amendment')} to the ruleset." if self.amendments else ""
-        return f"Proposal {self.number} by {self.name} is {self.kind}. {when}: react 👍 or 👎.{amend}"
+        return f"Proposal {self.number} by {self.name} is {self.kind}. {when_}: react 👍 or 👎.{amend}"
+
+
+@dataclass(frozen=True)
+class ProposalVotingOpens(Event):
+    """Standard proposals whose vote opens with the phase that starts now."""
+
+    proposals: tuple[tuple[int, str, str], ...]
+    """(number, author's name, text) of each, in number order."""
+    phase: str
+    ends_at: datetime | None
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        until = when(self.ends_at, relative=True) if self.ends_at is not None else f"the {self.phase} phase ends"
+        count = len(self.proposals)
+        which, where = ("one proposal", "its message") if count == 1 else (f"{count} proposals", "each one's message")
+        lines = [f"Voting opens now on {which}, until {until}. React 👍 or 👎 on {where}:"]
+        lines.extend(f"- Proposal {number} by {name}: {_excerpt(text)}" for number, name, text in self.proposals)
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)

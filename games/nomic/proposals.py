@@ -20,9 +20,11 @@ from games.nomic.events import (
     ProposalDecided,
     ProposalRecorded,
     ProposalRetracted,
+    ProposalVotingOpens,
     RulesetAmended,
 )
 from games.nomic.items import Items
+from games.nomic.phases import Phase
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import (
     LEGACY_VARIANT,
@@ -168,8 +170,24 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
             "reactions": {**state.reactions, action.message: state.reactions.get(action.message, frozenset())},
         }
     )
-    events.insert(0, ProposalRecorded(proposal.number, ctx.actor_name, kind.value, ends, len(proposal.amendments)))
+    if kind is ProposalClass.STANDARD:
+        starts, ends = action.window_starts, action.window_ends
+    recorded = ProposalRecorded(
+        proposal.number,
+        ctx.actor_name,
+        kind.value,
+        ends,
+        len(proposal.amendments),
+        voting_starts=starts,
+        phase=_next_phase(state).value,
+    )
+    events.insert(0, recorded)
     return Transition(state, tuple(events))
+
+
+def _next_phase(state: RoundState) -> Phase:
+    """The phase that starts at the next phase change: the one a standard proposal votes through."""
+    return Phase.BARTERING if state.phase is Phase.AUCTION else Phase.AUCTION
 
 
 def check_react(state: RoundState, ctx: Context, action: React) -> None:
@@ -296,10 +314,13 @@ def urgent_deadlines(state: RoundState) -> list[datetime]:
     ]
 
 
-def decide_due(state: RoundState, at: datetime, *, phase_change: bool) -> Transition:
+def decide_due(
+    state: RoundState, at: datetime, *, phase_change: bool, phase_ends_at: datetime | None = None
+) -> Transition:
     """Close the votes ending at ``at``, then let the passed ones take effect in creation order.
 
-    At a phase change, standard proposals in their vote are decided and those waiting start voting.
+    At a phase change, standard proposals in their vote are decided and those waiting start voting,
+    announced in #proposals with the end of the phase that starts (``phase_ends_at``, when known).
     """
     ending = [
         p
@@ -333,15 +354,21 @@ def decide_due(state: RoundState, at: datetime, *, phase_change: bool) -> Transi
         )
         if ok:
             passed.append(decided)
+    opening: list[Proposal] = []
     if phase_change:
         for message, proposal in state.proposals.items():
             if proposal.status is ProposalStatus.PENDING:
                 proposals[message] = proposal.model_copy(update={"status": ProposalStatus.VOTING, "voting_starts": at})
+                opening.append(proposal)
+    phase = _next_phase(state)
     state = state.model_copy(update={"proposals": proposals, "reactions": reactions})
     for proposal in passed:
         step = take_effect(state, proposal, at)
         state = step.state
         events.extend(step.events)
+    if opening:
+        listed = tuple((p.number, p.author_name, p.text) for p in sorted(opening, key=lambda p: p.number))
+        events.append(ProposalVotingOpens(listed, phase.value, phase_ends_at))
     return Transition(state, tuple(events))
 
 
