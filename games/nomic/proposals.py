@@ -78,12 +78,6 @@ def reaction_of(emoji: str) -> tuple[Vote, str] | None:
     return _VOTE_EMOJI[symbol], variant
 
 
-def vote_of(emoji: str) -> Vote | None:
-    """👍 and 👎 (any skin tone, or their names); every other reaction is not a vote."""
-    found = reaction_of(emoji)
-    return found[0] if found is not None else None
-
-
 def parse_amendments(text: str, ruleset: Ruleset) -> tuple[Amendment, ...]:
     """The ``amend`` blocks of a proposal, checked against the ruleset in force."""
     amendments: list[Amendment] = []
