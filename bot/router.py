@@ -32,9 +32,10 @@ from games.nomic.actions import (
 )
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, RuleError
-from games.nomic.proposals import vote_of
+from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
+from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
 
@@ -76,6 +77,17 @@ def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
         Post("\n".join(texts), channel=channel, at=at, reply_to=reply_to)
         for (channel, reply_to), texts in grouped.items()
     ]
+
+
+def announcements(outcome: Outcome, ctx: Context) -> list[Post]:
+    """What a command's events announce in other channels besides the answer (an emptied office of
+    judge in #judge-elections), one message per channel."""
+    grouped: dict[ChannelRole, list[str]] = {}
+    for event in outcome.events:
+        where = event.announce()
+        if where is not None and where is not ctx.channel:
+            grouped.setdefault(where, []).append(event.text())
+    return [Post("\n".join(texts), channel=channel, at=ctx.at) for channel, texts in grouped.items()]
 
 
 def _is_own_inventory(ctx: Context, action: Action) -> bool:
@@ -169,7 +181,8 @@ class Router:
             text = commands.clean_keep_lines(content)
             action: Action
             if ctx.channel is ChannelRole.PROPOSALS:
-                action = Propose(message=message_id, text=text)
+                starts, ends = await self._voting_window(guild, ctx.at)
+                action = Propose(message=message_id, text=text, window_starts=starts, window_ends=ends)
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
@@ -178,6 +191,15 @@ class Router:
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
         return await self.run(guild, ctx, action, source_line=source_line)
+
+    async def _voting_window(self, guild: str, at: datetime) -> tuple[datetime | None, datetime | None]:
+        """The phase a standard proposal made at ``at`` votes through, by the calendar in force."""
+        state = await self.service.state(guild)
+        if state is None:
+            return None, None
+        cal = state.ruleset.calendar
+        starts = phase_window(cal, at)[2]
+        return starts, phase_window(cal, starts)[2]
 
     async def table_command(
         self,
@@ -222,16 +244,18 @@ class Router:
             return []
         if outcome.error is not None:
             return [Post(error_text(outcome.error), error=True)]
-        return [Post(outcome.text())]
+        return [Post(outcome.text()), *announcements(outcome, ctx)]
 
     async def reaction(
         self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None
     ) -> list[Post]:
-        """A reaction: 👍 and 👎 on proposals and candidacies are recorded; the rest is ignored."""
-        vote = vote_of(emoji)
-        if vote is None:
+        """A reaction: 👍 and 👎 (each skin tone its own variant) on proposals and candidacies are recorded;
+        the rest is ignored."""
+        found = reaction_of(emoji)
+        if found is None:
             return []
-        action = React(message=message_id, vote=vote, added=added)
+        vote, variant = found
+        action = React(message=message_id, vote=vote, variant=variant, added=added)
         await self._silently(guild, ctx, action, source_line)
         return []
 

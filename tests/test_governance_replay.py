@@ -4,7 +4,10 @@
 edit and by deletion, refused amendments, two amendments taking effect at one instant) and checks
 that an amendment changes the next auction. ``governance_judge`` runs five weeks of elections
 (a tie, a departed candidate, an empty week), rulings that stand and are overturned, a removal
-whose earlier assent lapsed, and a resignation.
+whose earlier assent lapsed, and a resignation. ``governance_office`` reads the seed closely: votes
+in several skin tones, a judge who may not rule on their own request and who then leaves the game,
+a second vote of confidence after one that let the ruling stand, a ruling replaced during its
+vote, a standard proposal's voting window, and a re-elected judge whose term starts without assents.
 
 Lines marked ``"noise": true`` (the replay ignores unknown keys) are events that must change
 nothing: reactions other than 👍/👎, a reaction already present, reactions, edits and deletions of
@@ -32,6 +35,7 @@ from bot.sim.replay import ReplayResult, read_scenario, replay
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 PROPOSALS = SCENARIOS / "governance_proposals.jsonl"
 JUDGE = SCENARIOS / "governance_judge.jsonl"
+OFFICE = SCENARIOS / "governance_office.jsonl"
 ROOT = Path(__file__).resolve().parents[1]
 SEED = "7"
 
@@ -82,7 +86,7 @@ def proposal_rows(result: ReplayResult) -> list[tuple[str, str, str, str, int, i
 # --- the scenarios are well formed -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [PROPOSALS, JUDGE], ids=["proposals", "judge"])
+@pytest.mark.parametrize("path", [PROPOSALS, JUDGE, OFFICE], ids=["proposals", "judge", "office"])
 def test_every_command_and_post_is_answered_and_noise_is_silent(path: Path) -> None:
     result = run(path)
     raw = raw_lines(path)
@@ -99,7 +103,7 @@ def test_every_command_and_post_is_answered_and_noise_is_silent(path: Path) -> N
     assert not [entry for entry in result.transcript if entry["at"] in noise_at]
 
 
-@pytest.mark.parametrize("path", [PROPOSALS, JUDGE], ids=["proposals", "judge"])
+@pytest.mark.parametrize("path", [PROPOSALS, JUDGE, OFFICE], ids=["proposals", "judge", "office"])
 def test_noise_lines_change_nothing(path: Path) -> None:
     full = run(path)
     quiet = run(path, noise=False)
@@ -268,7 +272,11 @@ def test_judge_state_document() -> None:
 
 def test_elections_each_week() -> None:
     result = run(JUDGE, until="2027-01-10T00:00:00Z")
-    elections = [(e["at"], e["content"]) for e in said(result, channel="judge-elections") if e["reply_to"] is None]
+    elections = [
+        (e["at"], e["content"])
+        for e in said(result, channel="judge-elections")
+        if e["reply_to"] is None and "office of judge is empty until" not in e["content"]
+    ]
     assert elections == [
         (
             "2026-12-06T00:00:00Z",
@@ -336,3 +344,89 @@ def test_confidence_votes_and_refusals_are_answered() -> None:
     assert answers(result, "x5") == ["dave assents to removing judge carol (1 of 2)."]
     assert "carol is removed" in answers(result, "x6")[0]
     assert answers(result, "y2")[0].startswith("dave resigns as judge.")
+
+
+# --- the office: the seed read closely -------------------------------------------------------
+
+
+def test_office_state_document() -> None:
+    result = run(OFFICE)
+    doc = result.document
+    assert doc["judge"] == "dave"  # re-elected, with one assent of this term against him
+    assert sorted(doc["players"]) == ["bob", "carol", "dave", "erin"]
+    assert ruling_rows(result) == [(1, "answered"), (2, "overturned")]
+    assert proposal_rows(result) == [
+        ("s1", "bob", "standard", "passed", 1, 2),  # carol's 👍🏾 still stood when her 👍 went
+        ("u1", "carol", "urgent", "passed", 0, 0),
+    ]
+    assert "t1" not in json.dumps(doc["proposals"])  # talk in #game-actions is no proposal
+    assert doc["candidacies"] == []
+
+
+def test_office_votes_count_every_skin_tone_once() -> None:
+    result = run(OFFICE)
+    elections = [e["content"] for e in said(result, channel="judge-elections") if "for this week" in e["content"]]
+    assert elections == [
+        "alice is the judge for this week with 2 👍 votes.",  # carol's 👍🏽 and erin's 👍
+        "dave is the judge for this week with 1 👍 vote.",
+        "dave is the judge for this week with 1 👍 vote.",
+    ]
+
+
+def test_office_the_judge_waits_for_another_on_their_own_request() -> None:
+    result = run(OFFICE)
+    assert answers(result, "rr1") == ["Can't do that: request 1 is your own request; it waits for another judge."]
+    (ruled,) = answers(result, "rr4")
+    assert ruled.startswith("Judge dave rules on request 1:\n> Yes, a lot may be empty.\nIt can be challenged")
+
+
+def test_office_confidence_votes_after_one_that_stood_and_after_a_replacement() -> None:
+    result = run(OFFICE)
+    (ruled,) = answers(result, "rr2")
+    assert ruled.splitlines()[:2] == ["Judge alice rules on request 2:", "> True"]
+    decided = [(e["at"], e["content"]) for e in said(result) if e["content"].startswith("The ruling on request")]
+    assert decided == [
+        ("2026-12-08T02:00:00Z", "The ruling on request 2 stands: 0 to overturn, 1 to affirm."),
+        # the vote called afresh on the replacement runs to its end though alice left the game
+        ("2026-12-11T00:00:00Z", "The ruling on request 2 is overturned: 2 to overturn, 0 to affirm."),
+    ]
+    assert "calls a vote of confidence" in answers(result, "o2")[0]  # a second vote after one that stood
+    (replaced,) = answers(result, "rr3")
+    assert "replaces their ruling on request 2" in replaced
+    assert "vote of confidence" in replaced
+    assert "replaced" in replaced
+    assert "afresh" in replaced
+    assert "calls a vote of confidence" in answers(result, "o3")[0]
+
+
+def test_office_a_judge_who_leaves_the_game_empties_the_office() -> None:
+    result = run(OFFICE)
+    (answer,) = answers(result, "l1")
+    assert answer.startswith("alice is no longer a player")
+    assert "no longer the judge" in answer
+    (announced,) = [e for e in said(result, channel="judge-elections") if e["at"] == "2026-12-10T01:00:00Z"]
+    assert announced["reply_to"] is None
+    assert "alice" in announced["content"]
+    assert "empty until the next election" in announced["content"]
+    early = run(OFFICE, upto="2026-12-10T01:00:00Z", until="2026-12-10T01:00:00Z")
+    assert early.document["judge"] is None
+
+
+def test_office_a_standard_proposal_names_its_window_and_its_vote_is_announced() -> None:
+    result = run(OFFICE)
+    (recorded,) = answers(result, "s1")[:1]
+    assert "from Thu 2026-12-10 00:00 UTC (<t:1796860800:F>)" in recorded
+    assert "to Sun 2026-12-13 00:00 UTC (<t:1797120000:F>, <t:1797120000:R>)" in recorded
+    (opens,) = [e for e in said(result, channel="proposals") if e["content"].startswith("Voting opens")]
+    assert opens["at"] == "2026-12-10T00:00:00Z"
+    assert opens["reply_to"] is None
+    assert "Proposal 1 by bob: Lots hold three cards." in opens["content"]
+    assert "Sun 2026-12-13 00:00 UTC (<t:1797120000:F>, <t:1797120000:R>)" in opens["content"]
+    assert answers(result, "t1") == []
+
+
+def test_office_removal_assents_belong_to_one_term() -> None:
+    result = run(OFFICE)
+    assert answers(result, "x1") == ["dave assents to removing judge alice (1 of 2)."]
+    assert answers(result, "x2") == ["bob assents to removing judge dave (1 of 2)."]
+    assert answers(result, "x3") == ["carol assents to removing judge dave (1 of 2)."]

@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TEXT_ROLES = {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}
+THREAD_NAME_LIMIT = 100
+
+
+def thread_name(number: int, text: str) -> str:
+    """``Proposal 3: the first words…``, within Discord's limit for a thread's name."""
+    head = f"Proposal {number}: "
+    words = " ".join(text.split()) or "(no text)"
+    room = THREAD_NAME_LIMIT - len(head)
+    return head + (words if len(words) <= room else words[: room - 1].rstrip() + "…")
 
 
 class RoundEvents(commands.Cog):
@@ -61,6 +70,25 @@ class RoundEvents(commands.Cog):
             str(message.guild.id), ctx, message.content, resolver(message.guild), message_id=str(message.id)
         )
         await self._answer(message.guild, message.channel, posts, str(message.id))
+        if ctx.channel is ChannelRole.PROPOSALS and posts and not posts[0].error:
+            await self._open_discussion(message)
+
+    async def _open_discussion(self, message: discord.Message) -> None:
+        """A public thread on a new proposal for talking about it: what is said there is no proposal
+        (a thread plays no channel role). Without the permission the proposal stands all the same."""
+        state = await self.bot.service.state(str(message.guild.id if message.guild else 0))
+        proposal = state.proposals.get(str(message.id)) if state is not None else None
+        if proposal is None or proposal.author != str(message.author.id):
+            return
+        try:
+            await message.create_thread(name=thread_name(proposal.number, proposal.text))
+        except discord.HTTPException as exc:
+            log.warning(
+                "guild %s: could not open a discussion thread on proposal %d (%s); the proposal stands",
+                getattr(message.guild, "id", None),
+                proposal.number,
+                exc.text or exc.status,
+            )
 
     async def _answer(
         self, guild: discord.Guild, channel: discord.abc.Messageable, posts: list[Post], message_id: str
@@ -171,7 +199,8 @@ class RoundEvents(commands.Cog):
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        """A player who leaves the server stops being a player."""
+        """A player who leaves the server stops being a player (and a judge, being judge: announced in
+        #judge-elections besides #game-actions)."""
         bot = self.bot
         guild = bot.get_guild(payload.guild_id)
         state = await bot.service.state(str(payload.guild_id))
@@ -183,7 +212,7 @@ class RoundEvents(commands.Cog):
         event = f"leave:{member}:{state.seq}"
         ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
         posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
-        await bot.deliver(guild, [Post(p.text, channel=ChannelRole.GAME_ACTIONS) for p in posts])
+        await bot.deliver(guild, [Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts])
 
 
 async def setup(bot: NomicBot) -> None:

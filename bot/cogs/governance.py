@@ -63,7 +63,10 @@ class Governance(commands.Cog):
     async def rule_choices(
         self, interaction: discord.Interaction[discord.Client], current: str
     ) -> list[app_commands.Choice[int]]:
-        return await request_choices(interaction, current, lambda r: r.status is not RequestStatus.OVERTURNED)
+        me = str(interaction.user.id)  # the judge's own requests wait for another judge
+        return await request_choices(
+            interaction, current, lambda r: r.status is not RequestStatus.OVERTURNED and r.by != me
+        )
 
     @word("overturn")
     @app_commands.describe(number="the number of the request whose ruling you challenge")

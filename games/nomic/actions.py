@@ -15,7 +15,7 @@ from games.nomic.cards import CardField
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import Vote
+from games.nomic.state import LEGACY_VARIANT, Vote
 
 
 class _Action(BaseModel):
@@ -112,11 +112,18 @@ class AdminSet(_Action):
 
 
 class Propose(_Action):
-    """A player's message in #proposals."""
+    """A player's message in #proposals.
+
+    ``window_starts`` and ``window_ends``: the phase a standard proposal would vote through, as the
+    calendar in force gives it, filled in by the adapter (the rules never read a calendar). They
+    only shape the answer; the vote itself opens and closes with the phase changes.
+    """
 
     kind: Literal["propose"] = "propose"
     message: str
     text: str
+    window_starts: datetime | None = None
+    window_ends: datetime | None = None
 
 
 class Stand(_Action):
@@ -134,6 +141,8 @@ class React(_Action):
     message: str
     vote: Vote
     added: bool = True
+    variant: str = LEGACY_VARIANT
+    """The emoji as reacted (``👍🏽``); actions logged before variants were kept have none."""
 
 
 class EditMessage(_Action):

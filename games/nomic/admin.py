@@ -31,7 +31,8 @@ def apply_give(state: RoundState, ctx: Context, action: AdminGive) -> Transition
     check_give(state, ctx, action)
     step = change_holding(state, action.target, add=action.items, reason="a moderator's correction")
     name = step.state.players[action.target].name
-    return Transition(step.state, (ItemsAdjusted(name, action.items, given=True, by=ctx.actor_name), *step.events))
+    event = ItemsAdjusted(name, action.items, given=True, by=ctx.actor_name, by_self=action.target == ctx.actor)
+    return Transition(step.state, (event, *step.events))
 
 
 def check_take(state: RoundState, ctx: Context, action: AdminTake) -> None:
@@ -46,7 +47,8 @@ def apply_take(state: RoundState, ctx: Context, action: AdminTake) -> Transition
     check_take(state, ctx, action)
     step = change_holding(state, action.target, remove=action.items, reason="a moderator took points")
     name = step.state.players[action.target].name
-    return Transition(step.state, (ItemsAdjusted(name, action.items, given=False, by=ctx.actor_name), *step.events))
+    event = ItemsAdjusted(name, action.items, given=False, by=ctx.actor_name, by_self=action.target == ctx.actor)
+    return Transition(step.state, (event, *step.events))
 
 
 def check_set(state: RoundState, ctx: Context, action: AdminSet) -> None:

@@ -69,7 +69,7 @@ class CommandWord:
 _GA = (ChannelRole.GAME_ACTIONS,)
 COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("join", "!join", "become a player of the round", _GA),
-    CommandWord("leave", "!leave", "stop being a player (your items are lost)", _GA),
+    CommandWord("leave", "!leave", "stop being a player (your items are lost; a judge also stops being judge)", _GA),
     CommandWord("inventory", "!inventory [@member]", "points, cards and items of you or another player"),
     CommandWord("bid", "!bid LOT AMOUNT", "bid points on a lot during the auction phase", (ChannelRole.AUCTIONS,)),
     CommandWord("lots", "!lots", "the lots on offer and their highest valid bids"),

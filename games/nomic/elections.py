@@ -8,6 +8,7 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError
 from games.nomic.events import CandidacyRecorded, JudgeElected
 from games.nomic.judge import set_judge
+from games.nomic.proposals import voters
 from games.nomic.state import Candidacy, RoundState, Vote
 
 
@@ -43,8 +44,7 @@ def hold_election(state: RoundState) -> Transition:
     for candidacy in state.candidacies.values():
         if candidacy.author not in state.players:
             continue
-        present = state.reactions.get(candidacy.message, frozenset())
-        votes = sum(1 for user, vote in present if vote is Vote.FOR and user in state.players)
+        votes = len(voters(state, candidacy.message, Vote.FOR))
         ranked.append((votes, candidacy))
     ranked.sort(key=lambda item: (-item[0], item[1].at))
     reactions = {k: v for k, v in state.reactions.items() if k not in state.candidacies}

@@ -146,7 +146,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
         raise ConflictError("this moment's scheduled work has already been applied")
     events: list[Event] = []
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
-    step = proposals.decide_due(state, tick.at, phase_change=phase_change)
+    step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
     state = step.state
     events.extend(step.events)
     step = judge.decide_confidence(state, tick.at)

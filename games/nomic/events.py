@@ -33,6 +33,10 @@ class Event:
         """The message an announcement answers, when it answers one."""
         return None
 
+    def announce(self) -> ChannelRole | None:
+        """Where an event caused by a member's command is announced besides the answer (None: nowhere)."""
+        return None
+
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
@@ -144,6 +148,8 @@ class PointsGranted(Event):
     players: int
 
     def text(self) -> str:
+        if self.players == 1:
+            return f"The one player gains {_plural(self.amount, 'point')}."
         return f"Each of the {_plural(self.players, 'player')} gains {_plural(self.amount, 'point')}."
 
 
@@ -248,11 +254,15 @@ class ItemsAdjusted(Event):
     given: bool
     by: str
 
+    by_self: bool = False
+    """A moderator correcting their own holdings (allowed: a lone moderator who plays needs it)."""
+
     def text(self) -> str:
         """Cards are counted, not named: the answer is public and a holding is private."""
+        whom = "themselves" if self.by_self else self.name
         if self.given:
-            return f"{self.by} gave {self.name} {self.items.describe(hide_cards=True)}."
-        return f"{self.by} took {self.items.describe(hide_cards=True)} from {self.name}."
+            return f"{self.by} gave {whom} {self.items.describe(hide_cards=True)}."
+        return f"{self.by} took {self.items.describe(hide_cards=True)} from {whom}."
 
 
 @dataclass(frozen=True)
@@ -271,6 +281,24 @@ def _stamp(at: datetime) -> str:
     return at.strftime("%a %Y-%m-%d %H:%M UTC")
 
 
+def when(at: datetime, *, relative: bool = False) -> str:
+    """An instant in UTC and as Discord timestamps, which Discord shows in each reader's time zone
+    (and, with ``relative``, as "in 2 days"); elsewhere they read as the tags they are."""
+    unix = int(at.timestamp())
+    tags = f"<t:{unix}:F>, <t:{unix}:R>" if relative else f"<t:{unix}:F>"
+    return f"{_stamp(at)} ({tags})"
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _quoted(text: str) -> str:
+    """A member's words as a block quote, so they never run into the sentence that follows."""
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.splitlines() or [""])
+
+
 @dataclass(frozen=True)
 class ProposalRecorded(Event):
     number: int
@@ -278,14 +306,42 @@ class ProposalRecorded(Event):
     kind: str
     voting_ends: datetime | None
     amendments: int
+    voting_starts: datetime | None = None
+    """For a standard proposal: when its phase is expected to start (None: not known)."""
+    phase: str = ""
+    """For a standard proposal: the phase it votes through."""
 
     def text(self) -> str:
-        if self.voting_ends is not None:
-            when = f"Voting is open now until {_stamp(self.voting_ends)}"
+        if self.kind == "urgent" and self.voting_ends is not None:
+            when_ = f"Voting is open now until {when(self.voting_ends, relative=True)}"
+        elif self.voting_starts is not None and self.voting_ends is not None:
+            when_ = (
+                f"A Standard Proposal-Maker was used. Voting runs through the {self.phase} phase, "
+                f"from {when(self.voting_starts)} to {when(self.voting_ends, relative=True)}"
+            )
         else:
-            when = "A Standard Proposal-Maker was used. Voting runs through the next phase"
+            when_ = "A Standard Proposal-Maker was used. Voting runs through the next phase"
         amend = f" It carries {_plural(self.amendments, 'amendment')} to the ruleset." if self.amendments else ""
-        return f"Proposal {self.number} by {self.name} is {self.kind}. {when}: react 👍 or 👎.{amend}"
+        return f"Proposal {self.number} by {self.name} is {self.kind}. {when_}: react 👍 or 👎.{amend}"
+
+
+@dataclass(frozen=True)
+class ProposalVotingOpens(Event):
+    """Standard proposals whose vote opens with the phase that starts now."""
+
+    proposals: tuple[tuple[int, str, str], ...]
+    """(number, author's name, text) of each, in number order."""
+    phase: str
+    ends_at: datetime | None
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        until = when(self.ends_at, relative=True) if self.ends_at is not None else f"the {self.phase} phase ends"
+        count = len(self.proposals)
+        which, where = ("one proposal", "its message") if count == 1 else (f"{count} proposals", "each one's message")
+        lines = [f"Voting opens now on {which}, until {until}. React 👍 or 👎 on {where}:"]
+        lines.extend(f"- Proposal {number} by {name}: {_excerpt(text)}" for number, name, text in self.proposals)
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -397,15 +453,21 @@ class RulingGiven(Event):
     text_: str
     replaces: bool
     challenge_until: datetime | None
+    vote_ended: bool = False
+    """A vote of confidence was running on the ruling this one replaces; it ends without a result."""
 
     def text(self) -> str:
         kind = "replaces their ruling" if self.replaces else "rules"
-        until = (
-            f" It can be challenged with `!overturn {self.number}` until {_stamp(self.challenge_until)}."
-            if self.challenge_until
-            else ""
-        )
-        return f"Judge {self.judge} {kind} on request {self.number}: {self.text_}{until}"
+        lines = [f"Judge {self.judge} {kind} on request {self.number}:", _quoted(self.text_)]
+        if self.vote_ended:
+            lines.append(
+                "The vote of confidence on the earlier ruling has ended without a result, since that ruling "
+                "was replaced; the votes cast in it no longer count."
+            )
+        if self.challenge_until is not None:
+            how = "The new ruling can be challenged afresh" if self.vote_ended else "It can be challenged"
+            lines.append(f"{how} with `!overturn {self.number}` until {when(self.challenge_until, relative=True)}.")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -417,7 +479,8 @@ class ConfidenceStarted(Event):
     def text(self) -> str:
         return (
             f"{self.name} calls a vote of confidence on the ruling on request {self.number}. Players vote with "
-            f"`!confidence {self.number} overturn` or `!confidence {self.number} affirm` until {_stamp(self.ends_at)}."
+            f"`!confidence {self.number} overturn` or `!confidence {self.number} affirm` until "
+            f"{when(self.ends_at, relative=True)}."
         )
 
 
@@ -453,7 +516,16 @@ class JudgeChanged(Event):
     why: str
 
     def text(self) -> str:
-        return f"{self.why} The office of judge is empty until the next election." if self.name is None else self.why
+        if self.name is not None:
+            return self.why
+        return (
+            f"{self.why} The office of judge is empty until the next election: rulings already given stand, "
+            "and open requests wait for the next judge."
+        )
+
+    def announce(self) -> ChannelRole | None:
+        """Whoever follows the elections learns that the office is empty."""
+        return ChannelRole.JUDGE_ELECTIONS
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,8 @@ def check_rule(state: RoundState, ctx: Context, action: GiveRuling) -> None:
     if state.judge != ctx.actor:
         raise NotAllowedError("only the judge can rule")
     request = _request(state, action.number)
+    if request.by == ctx.actor:
+        raise NotAllowedError(f"request {action.number} is your own request; it waits for another judge")
     _text(action.text, "ruling")
     if request.status is RequestStatus.ANSWERED and request.rulings:
         last = request.rulings[-1]
@@ -72,22 +74,22 @@ def check_rule(state: RoundState, ctx: Context, action: GiveRuling) -> None:
 
 
 def apply_rule(state: RoundState, ctx: Context, action: GiveRuling) -> Transition:
-    """A first ruling, a replacement of the judge's own recent ruling, or a new one after an overturn."""
+    """A first ruling, a replacement of the judge's own recent ruling, or a new one after an overturn.
+
+    A replacement ends a vote of confidence running on the ruling it replaces, without a result;
+    the new ruling can be challenged afresh for the full time.
+    """
     check_rule(state, ctx, action)
     request = state.requests[action.number]
     replaces = request.status is RequestStatus.ANSWERED
     ruling = Ruling(judge=ctx.actor, judge_name=ctx.actor_name, text=_text(action.text, "ruling"), at=ctx.at)
     updated = request.model_copy(
-        update={
-            "status": RequestStatus.ANSWERED,
-            "rulings": (*request.rulings, ruling),
-            "confidence": None,
-            "challenged": False,
-        }
+        update={"status": RequestStatus.ANSWERED, "rulings": (*request.rulings, ruling), "confidence": None}
     )
     state = state.model_copy(update={"requests": {**state.requests, action.number: updated}})
     until = ctx.at + timedelta(days=state.ruleset.judge.challenge_days)
-    return Transition(state, (RulingGiven(action.number, ctx.actor_name, ruling.text, replaces, until),))
+    ended = request.confidence is not None
+    return Transition(state, (RulingGiven(action.number, ctx.actor_name, ruling.text, replaces, until, ended),))
 
 
 def check_challenge(state: RoundState, ctx: Context, action: Challenge) -> None:
@@ -98,8 +100,6 @@ def check_challenge(state: RoundState, ctx: Context, action: Challenge) -> None:
         raise ConflictError(f"request {action.number} has no ruling in force to challenge")
     if request.confidence is not None:
         raise ConflictError(f"a vote of confidence on request {action.number} is already running")
-    if request.challenged:
-        raise ConflictError(f"the ruling on request {action.number} has had its vote of confidence")
     made = request.rulings[-1].at
     if ctx.at > made + timedelta(days=state.ruleset.judge.challenge_days):
         raise WrongPhaseError(
@@ -108,11 +108,12 @@ def check_challenge(state: RoundState, ctx: Context, action: Challenge) -> None:
 
 
 def apply_challenge(state: RoundState, ctx: Context, action: Challenge) -> Transition:
+    """A vote of confidence; after one that let the ruling stand, another may follow within the days."""
     check_challenge(state, ctx, action)
     request = state.requests[action.number]
     ends = ctx.at + timedelta(days=state.ruleset.judge.confidence_vote_days)
     vote = ConfidenceVote(started_by=ctx.actor, started_at=ctx.at, ends_at=ends)
-    updated = request.model_copy(update={"confidence": vote, "challenged": True})
+    updated = request.model_copy(update={"confidence": vote})
     state = state.model_copy(update={"requests": {**state.requests, action.number: updated}})
     return Transition(state, (ConfidenceStarted(action.number, ctx.actor_name, ends),))
 
@@ -202,7 +203,20 @@ def apply_resign(state: RoundState, ctx: Context, action: Resign) -> Transition:
 
 
 def set_judge(state: RoundState, judge: str | None, name: str | None) -> RoundState:
-    """A change of judge; assents to remove the previous one lapse (not when re-elected)."""
-    if judge is not None and judge == state.judge:
-        return state.model_copy(update={"judge_name": name})
+    """A new term of office (an election, even of the same judge) or an empty office.
+
+    Assents to remove a judge belong to one term: every change starts the next term with none.
+    """
     return state.model_copy(update={"judge": judge, "judge_name": name, "removal_assents": frozenset()})
+
+
+def vacate_if_judge(state: RoundState, member: str, name: str) -> Transition:
+    """A judge who stops being a player stops being judge at once (only players act).
+
+    Their rulings stand, requests wait for the next judge, and a running vote of confidence goes
+    on to its end; the office stays empty until the next election.
+    """
+    if state.judge != member:
+        return Transition(state)
+    why = f"{name} stopped being a player and so is no longer the judge."
+    return Transition(set_judge(state, None, None), (JudgeChanged(None, why),))

@@ -7,6 +7,7 @@ from games.nomic.common import Transition, invalidate_bids, require_channel, req
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import ConflictError
 from games.nomic.events import Event, Joined, Left
+from games.nomic.judge import vacate_if_judge
 from games.nomic.state import Player, RoundState
 from games.nomic.trades import void_trades_of
 
@@ -32,7 +33,7 @@ def check_leave(state: RoundState, ctx: Context, action: Leave) -> None:
 
 
 def apply_leave(state: RoundState, ctx: Context, action: Leave) -> Transition:
-    """A former player possesses nothing: items go, bids lapse, open offers are void."""
+    """A former player possesses nothing: items go, bids lapse, open offers are void; a judge's office ends."""
     check_leave(state, ctx, action)
     player = state.players[ctx.actor]
     events: list[Event] = []
@@ -45,4 +46,5 @@ def apply_leave(state: RoundState, ctx: Context, action: Leave) -> Transition:
     hands = {k: v for k, v in state.hands.items() if k != ctx.actor}
     state = state.model_copy(update={"players": players, "hands": hands})
     events.insert(0, Left(name=player.name, left_server=action.left_server))
-    return Transition(state, tuple(events))
+    step = vacate_if_judge(state, ctx.actor, player.name)
+    return Transition(step.state, (*events, *step.events))

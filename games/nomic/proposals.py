@@ -20,15 +20,19 @@ from games.nomic.events import (
     ProposalDecided,
     ProposalRecorded,
     ProposalRetracted,
+    ProposalVotingOpens,
     RulesetAmended,
 )
 from games.nomic.items import Items
+from games.nomic.phases import Phase
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import (
+    LEGACY_VARIANT,
     Amendment,
     Proposal,
     ProposalClass,
     ProposalStatus,
+    Reaction,
     RoundState,
     RulesetVersion,
     Vote,
@@ -36,23 +40,42 @@ from games.nomic.state import (
 
 MAX_PROPOSAL_LENGTH = 4000
 _AMEND_BLOCK = re.compile(r"```amend[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-_SKIN_TONES_AND_SELECTORS = re.compile("[\U0001f3fb-\U0001f3ff\ufe0f]")
+_VOTE_EMOJI = {"👍": Vote.FOR, "👎": Vote.AGAINST}
 _VOTE_NAMES = {
-    "👍": Vote.FOR,
-    "+1": Vote.FOR,
-    "thumbsup": Vote.FOR,
-    "thumbs_up": Vote.FOR,
-    "👎": Vote.AGAINST,
-    "-1": Vote.AGAINST,
-    "thumbsdown": Vote.AGAINST,
-    "thumbs_down": Vote.AGAINST,
+    "+1": "👍",
+    "thumbsup": "👍",
+    "thumbs_up": "👍",
+    "-1": "👎",
+    "thumbsdown": "👎",
+    "thumbs_down": "👎",
 }
+_SKIN_TONES = "\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"
+"""The five skin-tone modifiers, lightest first: Discord's ``skin-tone-1`` to ``skin-tone-5``."""
+_NAMED = re.compile(r":?(?P<name>[+\-\w]+?)(?:_tone(?P<tone>[1-5])|:?:skin[-_]tone[-_](?P<skin>[1-5]))?:?", re.ASCII)
 
 
-def vote_of(emoji: str) -> Vote | None:
-    """👍 and 👎 (any skin tone, or their names); every other reaction is not a vote."""
-    name = _SKIN_TONES_AND_SELECTORS.sub("", emoji.strip()).strip(":").lower()
-    return _VOTE_NAMES.get(name)
+def reaction_of(emoji: str) -> tuple[Vote, str] | None:
+    """The vote an emoji casts and its variant (the emoji with its skin tone, ``👍🏽``), or None.
+
+    👍 and 👎 count in every skin tone, written as emoji or by name (``:thumbsup:``, ``+1``,
+    ``:thumbsup_tone3:``); the emoji presentation selector is ignored. Every other reaction is no vote.
+    """
+    text = emoji.strip().replace("\ufe0f", "")
+    if len(text) > 40:
+        return None
+    base = _VOTE_EMOJI.get(text[:1])
+    if base is not None:
+        tone = text[1:]
+        if tone and (len(tone) != 1 or tone not in _SKIN_TONES):
+            return None
+        return base, text
+    match = _NAMED.fullmatch(text.lower())
+    if match is None or match["name"] not in _VOTE_NAMES:
+        return None
+    symbol = _VOTE_NAMES[match["name"]]
+    tone_number = match["tone"] or match["skin"]
+    variant = symbol + (_SKIN_TONES[int(tone_number) - 1] if tone_number else "")
+    return _VOTE_EMOJI[symbol], variant
 
 
 def parse_amendments(text: str, ruleset: Ruleset) -> tuple[Amendment, ...]:
@@ -141,8 +164,24 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
             "reactions": {**state.reactions, action.message: state.reactions.get(action.message, frozenset())},
         }
     )
-    events.insert(0, ProposalRecorded(proposal.number, ctx.actor_name, kind.value, ends, len(proposal.amendments)))
+    if kind is ProposalClass.STANDARD:
+        starts, ends = action.window_starts, action.window_ends
+    recorded = ProposalRecorded(
+        proposal.number,
+        ctx.actor_name,
+        kind.value,
+        ends,
+        len(proposal.amendments),
+        voting_starts=starts,
+        phase=_next_phase(state).value,
+    )
+    events.insert(0, recorded)
     return Transition(state, tuple(events))
+
+
+def _next_phase(state: RoundState) -> Phase:
+    """The phase that starts at the next phase change: the one a standard proposal votes through."""
+    return Phase.BARTERING if state.phase is Phase.AUCTION else Phase.AUCTION
 
 
 def check_react(state: RoundState, ctx: Context, action: React) -> None:
@@ -158,19 +197,36 @@ def apply_react(state: RoundState, ctx: Context, action: React) -> Transition:
     """Record the reaction as it stands; whether it counts is decided when voting ends."""
     check_react(state, ctx, action)
     present = state.reactions[action.message]
-    pair = (ctx.actor, action.vote)
-    updated = present | {pair} if action.added else present - {pair}
+    updated = with_reaction(present, ctx.actor, action.vote, action.variant, added=action.added)
     if updated == present:
         return Transition(state)
     return Transition(state.model_copy(update={"reactions": {**state.reactions, action.message: updated}}))
 
 
-def tally(state: RoundState, message: str) -> tuple[int, int]:
-    """Votes for and against: the vote reactions of current players."""
+def with_reaction(
+    present: frozenset[Reaction], member: str, vote: Vote, variant: str, *, added: bool
+) -> frozenset[Reaction]:
+    """The reactions after one variant of a vote is added or removed.
+
+    A vote recorded without its variant (before variants were kept) goes with the removal of any
+    variant of it, and a removal logged without a variant takes every variant, as both did then.
+    """
+    if added:
+        return present | {(member, vote, variant)}
+    if variant == LEGACY_VARIANT:
+        return frozenset(r for r in present if (r[0], r[1]) != (member, vote))
+    return present - {(member, vote, variant), (member, vote, LEGACY_VARIANT)}
+
+
+def voters(state: RoundState, message: str, vote: Vote) -> set[str]:
+    """The players with at least one variant of ``vote`` on the message."""
     present = state.reactions.get(message, frozenset())
-    votes_for = sum(1 for user, vote in present if vote is Vote.FOR and user in state.players)
-    votes_against = sum(1 for user, vote in present if vote is Vote.AGAINST and user in state.players)
-    return votes_for, votes_against
+    return {user for user, cast, _ in present if cast is vote and user in state.players}
+
+
+def tally(state: RoundState, message: str) -> tuple[int, int]:
+    """Votes for and against: the current players with a vote reaction of each kind."""
+    return len(voters(state, message, Vote.FOR)), len(voters(state, message, Vote.AGAINST))
 
 
 def check_edit(state: RoundState, ctx: Context, action: EditMessage) -> None:
@@ -252,10 +308,13 @@ def urgent_deadlines(state: RoundState) -> list[datetime]:
     ]
 
 
-def decide_due(state: RoundState, at: datetime, *, phase_change: bool) -> Transition:
+def decide_due(
+    state: RoundState, at: datetime, *, phase_change: bool, phase_ends_at: datetime | None = None
+) -> Transition:
     """Close the votes ending at ``at``, then let the passed ones take effect in creation order.
 
-    At a phase change, standard proposals in their vote are decided and those waiting start voting.
+    At a phase change, standard proposals in their vote are decided and those waiting start voting,
+    announced in #proposals with the end of the phase that starts (``phase_ends_at``, when known).
     """
     ending = [
         p
@@ -289,15 +348,21 @@ def decide_due(state: RoundState, at: datetime, *, phase_change: bool) -> Transi
         )
         if ok:
             passed.append(decided)
+    opening: list[Proposal] = []
     if phase_change:
         for message, proposal in state.proposals.items():
             if proposal.status is ProposalStatus.PENDING:
                 proposals[message] = proposal.model_copy(update={"status": ProposalStatus.VOTING, "voting_starts": at})
+                opening.append(proposal)
+    phase = _next_phase(state)
     state = state.model_copy(update={"proposals": proposals, "reactions": reactions})
     for proposal in passed:
         step = take_effect(state, proposal, at)
         state = step.state
         events.extend(step.events)
+    if opening:
+        listed = tuple((p.number, p.author_name, p.text) for p in sorted(opening, key=lambda p: p.number))
+        events.append(ProposalVotingOpens(listed, phase.value, phase_ends_at))
     return Transition(state, tuple(events))
 
 

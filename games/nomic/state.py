@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from games.nomic.cards import CardField
 from games.nomic.items import Items
@@ -123,6 +124,16 @@ class Vote(StrEnum):
     AGAINST = "against"
 
 
+LEGACY_VARIANT = ""
+"""The variant of a vote recorded before variants were kept (an old snapshot or logged action):
+it is removed by the voter's removal of any variant of that vote, as it was then."""
+
+Reaction = tuple[str, Vote, str]
+"""A vote reaction on a message: (member id, vote, variant). The variant is the emoji as reacted,
+skin tone included (``👍``, ``👍🏽``): a member may hold several variants of one vote, and the vote
+stands while any of them remains."""
+
+
 class Amendment(_Value):
     """One ``option = value`` line of a proposal's amend block."""
 
@@ -187,8 +198,7 @@ class JudgeRequest(_Value):
     rulings: tuple[Ruling, ...] = ()
     """Every ruling on the request; the last one is in force (a judge may replace their own)."""
     confidence: ConfidenceVote | None = None
-    challenged: bool = False
-    """Whether the ruling in force has had its vote of confidence."""
+    """The vote of confidence running on the ruling in force, if any (one at a time)."""
 
 
 class RoundState(_Value):
@@ -222,14 +232,38 @@ class RoundState(_Value):
     proposals: dict[str, Proposal] = Field(default_factory=dict)
     """By message id."""
     next_proposal: int = 1
-    reactions: dict[str, frozenset[tuple[str, Vote]]] = Field(default_factory=dict)
-    """Vote reactions present on tracked messages: (member id, vote) pairs by message id."""
+    reactions: dict[str, frozenset[Reaction]] = Field(default_factory=dict)
+    """Vote reactions present on tracked messages, by message id."""
     candidacies: dict[str, Candidacy] = Field(default_factory=dict)
     judge: str | None = None
     judge_name: str | None = None
     removal_assents: frozenset[str] = frozenset()
     requests: dict[int, JudgeRequest] = Field(default_factory=dict)
     next_request: int = 1
+
+    @field_validator("reactions", mode="before")
+    @classmethod
+    def _reactions_with_variants(cls, value: Any) -> Any:
+        """Snapshots from before variants were kept hold (member, vote) pairs: they load as legacy votes."""
+        if not isinstance(value, dict):
+            return value
+        return {
+            message: [
+                (*pair, LEGACY_VARIANT) if isinstance(pair, list | tuple) and len(pair) == 2 else pair
+                for pair in present
+            ]
+            if isinstance(present, list | tuple | set | frozenset)
+            else present
+            for message, present in value.items()
+        }
+
+    @model_validator(mode="before")
+    @classmethod
+    def _judge_is_a_player(cls, data: Any) -> Any:
+        """Only players act: a judge who had stopped being a player (kept by older versions) is no judge."""
+        if isinstance(data, dict) and data.get("judge") is not None and data["judge"] not in data.get("players", {}):
+            return {**data, "judge": None, "judge_name": None, "removal_assents": []}
+        return data
 
     @property
     def ruleset_version(self) -> int:

@@ -7,7 +7,7 @@ from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import RoundState
+from games.nomic.state import RequestStatus, RoundState
 
 
 def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
@@ -155,6 +155,8 @@ def rulings(state: RoundState, *, recent: int = 15) -> str:
     for number in sorted(state.requests)[-recent:]:
         r = state.requests[number]
         line = f"{number}. {r.status.value} - {_excerpt(r.text, 60)} (by {r.by_name})"
+        if r.status is RequestStatus.OPEN and r.by == state.judge:
+            line += "; the judge made it, so it waits for another judge"
         if r.rulings:
             last = r.rulings[-1]
             line += f"\n   ruling by {last.judge_name}: {_excerpt(last.text, 100)}"
