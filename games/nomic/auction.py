@@ -150,12 +150,15 @@ def _passed_over(
         for gone in lot.lapsed
         if floor is None or (gone.amount, -gone.id) > floor
     ]
-    # only a revived bid can be on the lot and not count; it says why at this moment
-    found.extend(
-        (bid_order(bid), PassedOver(_name(state, bid.player), bid.amount, _short(state, bid, paid)))
-        for bid in lot.bids
-        if (floor is None or bid_order(bid) > floor) and not bid_counts(state, bid)
-    )
+    if state.ruleset.auction.revive_bids:
+        # only a revived bid can be on the lot and not count: it says why at this moment. Bids
+        # are kept in bid order, so those above the winner are the last ones.
+        for bid in reversed(lot.bids):
+            if floor is not None and bid_order(bid) <= floor:
+                break
+            if not bid_counts(state, bid):
+                note = PassedOver(_name(state, bid.player), bid.amount, _short(state, bid, paid))
+                found.append((bid_order(bid), note))
     found.sort(key=lambda pair: pair[0], reverse=True)
     return tuple(note for _, note in found)
 
