@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.router import Router
+from data.store import Store
 from games.nomic import engine
 from games.nomic.actions import (
     AcceptTrade,
@@ -27,6 +29,7 @@ from games.nomic.actions import (
     OfferTrade,
     PlaceBid,
     Propose,
+    StartRound,
     Tick,
 )
 from games.nomic.common import change_holding
@@ -36,6 +39,7 @@ from games.nomic.events import Event, LotSold, LotUnsold, TradesExpired
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import OfferExpiry, Ruleset, load_ruleset
+from games.nomic.service import RoundService
 from games.nomic.state import RoundState, TradeStatus
 from games.nomic.trades import MAX_CLOSED_TRADES, MAX_OPEN_OFFERS
 from games.nomic.views import ruleset as ruleset_view
@@ -445,3 +449,28 @@ def test_admin_give_of_points_is_no_lapse() -> None:
     state = bid(state, "alice", 1, 80)
     state = apply(state, MOD, AdminGive(target="alice", items=items(10)))
     assert state.lots[1].lapsed == ()
+
+
+async def test_service_loads_a_stored_snapshot_from_before_the_counter(tmp_path: Path) -> None:
+    """The store's snapshot row holds the old body; the service loads it and numbers on from 7."""
+    body = (SNAPSHOTS / "round_before_lot_counter.json").read_text(encoding="utf-8")
+    old = RoundState.model_validate_json(body)
+    store = await Store.open(tmp_path / "old.db")
+    try:
+        start = StartRound(ruleset=old.ruleset, phase=Phase.AUCTION, presenting_open=False, moderators=(MOD,))
+        setup = ctx("setup", ChannelRole.OTHER, old.started_at, event_id="setup")
+        assert (await RoundService(store).start(old.guild, setup, start, seed=old.seed)).accepted
+        await store.write_snapshot(old.guild, seq=old.seq, at=old.clock, body=body)
+        service = RoundService(store)
+        loaded = await service.state(old.guild)
+        assert loaded is not None
+        assert (sorted(loaded.lots), loaded.next_lot) == ([1, 2], 7)
+        posts = await Router(service).message(
+            old.guild, ctx("bob", GA, FRIDAY, event_id="gen"), "!generate", lambda _token: None
+        )
+        assert "bob generates lot 7." in posts[0].text
+        reloaded = await RoundService(store).state(old.guild)
+        assert reloaded is not None
+        assert (sorted(reloaded.lots), reloaded.next_lot) == ([1, 2, 7], 8)
+    finally:
+        await store.close()
