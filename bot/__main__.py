@@ -43,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--trades", type=int, default=2_000)
     bench.add_argument("--seed", default="bench")
     bench.add_argument("--dir", type=Path, help="where to put the store (default: a temporary folder)")
+    bench.add_argument(
+        "--offer-weeks",
+        type=int,
+        help="instead of the busy week: this many weeks of unanswered trade offers, then time `!offer`",
+    )
+    bench.add_argument("--offers-per-week", type=int, default=183, help="with --offer-weeks: offers made each week")
     return parser
 
 
@@ -72,8 +78,18 @@ def main(argv: list[str] | None = None) -> int:
 
         return selfplay_main(args.game, games=args.games, players=args.players, seed=args.seed)
     if args.command == "bench":
-        from bot.bench import bench
+        from bot.bench import bench, offers_bench
 
+        if args.offer_weeks is not None:
+            return asyncio.run(
+                offers_bench(
+                    weeks=args.offer_weeks,
+                    players=args.players,
+                    seed=args.seed,
+                    where=args.dir,
+                    per_week=args.offers_per_week,
+                )
+            )
         return asyncio.run(
             bench(players=args.players, bids=args.bids, trades=args.trades, seed=args.seed, where=args.dir)
         )

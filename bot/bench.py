@@ -37,7 +37,7 @@ import aiosqlite
 
 from bot.router import Router
 from data.store import LoggedAction, Snapshot, Store
-from games.nomic import engine
+from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.phases import BoundaryKind
@@ -605,4 +605,124 @@ async def bench(*, players: int, bids: int, trades: int, seed: str, where: Path 
                 kept=kept,
             )
         )
+    return 0
+
+
+# --- `python -m bot bench --offer-weeks N`: the cost of `!offer` after weeks of unanswered offers ---
+
+OFFERS_PER_WEEK = 183
+"""Unanswered offers a week; ten weeks of them is about the 1,825 open offers a long-running server had
+when offers never expired."""
+PROBE_OFFERS = 200
+OFFER_RUNS = 5
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+async def _unanswered_offers(week: Week, rng: random.Random, *, weeks: int, per_week: int) -> datetime:
+    """``per_week`` offers nobody answers in each of ``weeks`` weeks; returns the probing instant."""
+    ga = ChannelRole.GAME_ACTIONS
+    await week.command(ADMIN, ga, "!admin set auction.weekly_points 100", "admin_set", START)
+    for at, player in zip(_spread(START, SUNDAY - timedelta(hours=1), len(week.players)), week.players, strict=True):
+        await week.command(player, ga, "!join", "join", at)
+    for n in range(weeks):
+        start = SUNDAY + timedelta(days=7 * n)
+        for at in _spread(start, start + timedelta(days=6), per_week):
+            offerer, target = rng.sample(week.players, 2)
+            await week.command(offerer, ga, f"!offer @{target} give nothing for 1 points", "offer", at)
+    # the last week's Saturday, after its offers and before it ends: they are all still open
+    return SUNDAY + timedelta(days=7 * (weeks - 1) + 6, hours=1)
+
+
+async def _probe_offers(week: Week, at: datetime, probes: int) -> tuple[float, float]:
+    """Median ms of ``probes`` offers through the router (each cancelled again, untimed) and of
+    the same offer in the rules alone (``engine.apply``, no store)."""
+    ga = ChannelRole.GAME_ACTIONS
+    prober, target = week.players[0], week.players[1]
+    state = await week.state()
+    ctx = Context(actor=prober, actor_name=prober, channel=ga, at=at, event_id="probe")
+    action = commands.parse(f"!offer @{target} give nothing for 1 points", week.resolve)
+    rules: list[float] = []
+    for _ in range(probes):
+        started = time.perf_counter()
+        engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1))
+        rules.append(time.perf_counter() - started)
+    routed: list[float] = []
+    for i in range(probes):
+        moment = at + timedelta(seconds=2 * i)
+        before = len(week.samples)
+        if not await week.command(prober, ga, f"!offer @{target} give nothing for 1 points", "probe", moment):
+            raise RuntimeError("a probe offer was refused")
+        routed.append(week.samples[before].seconds)
+        number = (await week.state()).next_trade - 1
+        await week.command(prober, ga, f"!cancel {number}", "cancel", moment + timedelta(seconds=1))
+    return _median(routed) * 1000, _median(rules) * 1000
+
+
+async def offers_bench(
+    *,
+    weeks: int,
+    players: int,
+    seed: str,
+    where: Path | None,
+    per_week: int = OFFERS_PER_WEEK,
+    runs: int = OFFER_RUNS,
+) -> int:
+    """Weeks of unanswered offers, then ``!offer`` timed: min and median over ``runs`` rounds."""
+    if players < 2 or weeks < 1 or per_week < 0:
+        print("the offer bench needs at least 2 players and no negative counts", file=sys.stderr)
+        return 2
+    routed: list[float] = []
+    rules: list[float] = []
+    open_offers = closed = snapshot = 0
+    with tempfile.TemporaryDirectory(prefix="nomic-offers-") as tmp:
+        folder = where if where is not None else Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for run in range(runs):
+            db = folder / f"offers-{seed}-{run}-{time.time_ns()}.db"
+            store = await Store.open(db, synchronous="FULL")
+            try:
+                router = Router(RoundService(TimedStore(store)))
+                rng = random.Random(f"offers:{seed}")
+                names = [f"p{i}" for i in range(1, players + 1)]
+                week = Week(router=router, rng=rng, players=names, members={*names, ADMIN})
+                ruleset = load_ruleset()
+                phase, presenting = opening(ruleset, START)
+                ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=START, event_id="setup")
+                start = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(ADMIN,))
+                await router.service.start(GUILD, ctx, start, seed=f"offers:{seed}")
+                at = await _unanswered_offers(week, rng, weeks=weeks, per_week=per_week)
+                await week.run_due(at)
+                state = await week.state()
+                open_offers, closed = len(state.trades), len(state.closed_trades)
+                snapshot = len(state.model_dump_json())
+                median_routed, median_rules = await _probe_offers(week, at, PROBE_OFFERS)
+            finally:
+                await store.close()
+            routed.append(median_routed)
+            rules.append(median_rules)
+            print(
+                f"[bench] run {run + 1}/{runs}: !offer {median_routed:.3f} ms, rules {median_rules:.3f} ms",
+                file=sys.stderr,
+                flush=True,
+            )
+    lines = [
+        (
+            f"Offer bench: {players} players, {weeks} weeks of {per_week} unanswered offers,"
+            f" {PROBE_OFFERS} probe offers a run, {runs} runs, seed {seed!r}"
+        ),
+        f"  {'open offers when probing':<48}{open_offers:>10,}",
+        f"  {'closed trades kept in the state':<48}{closed:>10,}",
+        f"  {'state snapshot':<48}{snapshot / 1000:>10.1f} KB",
+        (
+            f"  {'!offer through the router (median of a run)':<48}min {min(routed):.3f} ms,"
+            f" median {_median(routed):.3f} ms"
+        ),
+        f"  {'!offer in the rules alone (median of a run)':<48}min {min(rules):.3f} ms, median {_median(rules):.3f} ms",
+    ]
+    print("\n".join(lines))
     return 0

@@ -97,6 +97,7 @@ async def test_a_week_of_bids_settlement_and_a_trade(discord_server: Server) -> 
     await s.alice.send(s.game_actions, f"!offer {s.bob.mention} give AS for 10 points")
     assert s.last_answer(s.game_actions) == (
         "Trade 1: alice offers bob AS for 10 points. bob can `!accept 1` or `!decline 1`."
+        " The offer expires at the week's end, Sun 2026-12-13 00:00 UTC."
     )
     choices = await s.bob.autocomplete(s.game_actions, "accept", "number", "")
     assert [c["value"] for c in choices] == [1]

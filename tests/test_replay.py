@@ -98,10 +98,11 @@ def test_week_points_items_and_placements(week: ReplayResult) -> None:
 
 def test_week_lots_carry_over_and_new_lot_is_generated_in_bartering(week: ReplayResult) -> None:
     lots = week.document["lots"]
-    assert [lot["number"] for lot in lots] == [1, 2]
+    # lot 2 was carried over; the lot generated after the settlement takes the next number, never a freed one
+    assert [lot["number"] for lot in lots] == [2, 5]
     assert all(len(lot["cards"]) == 2 and lot["high_bid"] is None for lot in lots)
     generated = answer(week, "g3")
-    assert "generates lot 1" in generated
+    assert "generates lot 5" in generated
     assert "d13=" in generated
     assert "d4=" in generated
     unsold = [e for e in week.transcript if "had no valid bid" in e["content"]]
@@ -111,9 +112,19 @@ def test_week_lots_carry_over_and_new_lot_is_generated_in_bartering(week: Replay
 
 def test_week_trades(week: ReplayResult) -> None:
     statuses = {t["number"]: t["status"] for t in week.document["trades"]}
-    assert statuses == {1: "accepted", 2: "declined", 3: "cancelled", 4: "accepted"}
+    assert statuses == {1: "accepted", 2: "declined", 3: "cancelled", 4: "accepted", 5: "expired"}
     assert "not offered to you" in answer(week, "t3-wrong")
     assert "lapse" in answer(week, "t1a") or "no longer count" in answer(week, "t1a")
+
+
+def test_week_open_offer_expires_with_its_week(week: ReplayResult) -> None:
+    sunday = [e for e in week.transcript if e["at"] == "2026-12-13T00:00:00Z" and e["reply_to"] is None]
+    expired = [e for e in sunday if "expired" in e["content"]]
+    assert len(expired) == 1
+    assert expired[0]["channel"] == "game-actions"
+    assert "Trade 5: carol offered alice 5 points for nothing" in expired[0]["content"]
+    refused = answer(week, "t5a")
+    assert "trade 5 expired at the end of the week it was made" in refused
 
 
 # --- the transcript ---------------------------------------------------------------------------------
@@ -167,6 +178,13 @@ def test_announcements(week: ReplayResult) -> None:
     assert "bartering phase has begun" in thursday
     assert "Lot 3 (AS AH) goes to bob for 70 points" in thursday
     assert "Lot 4 (KD KC) goes to carol for 40 points" in thursday
+    settlement = "\n".join(
+        e["content"] for e in announced if e["at"] == "2026-12-10T00:00:00Z" and e["channel"] == "auctions"
+    )
+    # #auctions says why a higher bid did not win, with the reason known when it lapsed
+    assert "goes to carol for 40 points. bob's higher bid of 50 lapsed: they paid 70 for lot 3." in settlement
+    assert "goes to erin for 6 points. frank's higher bid of 7 lapsed: they stopped being a player." in settlement
+    assert "dave's bid of 30 lapsed: they gave 80 points in trade 1." in settlement
     assert "bob's bid (50 on lot 4) no longer counts: they paid 70 for lot 3." in thursday
     assert "70 on lot 3" not in thursday, "the winning bid is paid, not lapsed"
     saturday = "\n".join(by_time["2026-12-12T00:00:00Z"])

@@ -7,6 +7,7 @@ check was given is unchanged afterwards (rules never mutate their input).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -50,6 +51,7 @@ from games.nomic.events import BidsInvalidated, LotSold, LotUnsold, PlacementsMa
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import RoundState, TradeStatus
+from games.nomic.trades import MAX_CLOSED_TRADES
 from tests.support import (
     AUC,
     GA,
@@ -826,7 +828,7 @@ _admin_action = st.one_of(
 )
 
 _bid = st.builds(
-    lambda lot, amount: PlaceBid(lot=lot, amount=amount), st.integers(1, 2), st.sampled_from([10, 40, 70, 95])
+    lambda lot, amount: PlaceBid(lot=lot, amount=amount), st.integers(1, 6), st.sampled_from([10, 40, 70, 95])
 )
 _step = st.one_of(
     st.tuples(st.just("act"), st.sampled_from(PLAYERS), _member_action),
@@ -844,7 +846,12 @@ def _invariants(state: RoundState) -> None:
         assert player.points >= 0
         assert player.spm >= 0
     assert len(state.lots) <= state.ruleset.auction.lots_per_auction
+    assert all(number < state.next_lot for number in state.lots)
+    assert state.open_offer_counts == dict(Counter(t.offerer for t in state.trades.values()))
+    assert len(state.closed_trades) <= MAX_CLOSED_TRADES
+    assert not set(state.trades) & set(state.closed_trades)
     for lot in state.lots.values():
+        assert not {b.id for b in lot.bids} & {b.id for b in lot.lapsed}
         assert list(lot.bids) == sorted(lot.bids, key=lambda b: (b.amount, -b.id))
         h = highest_bid(state, lot)
         if h is not None:

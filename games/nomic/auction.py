@@ -8,6 +8,8 @@ from games.nomic.actions import AdminLot, GenerateLot, PlaceBid
 from games.nomic.cards import Card
 from games.nomic.common import (
     Transition,
+    bid_counts,
+    bid_order,
     change_holding,
     highest_bid,
     require_channel,
@@ -17,7 +19,7 @@ from games.nomic.common import (
 )
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError, WrongPhaseError
-from games.nomic.events import BidPlaced, Event, LotGenerated, LotSold, LotUnsold
+from games.nomic.events import BidPlaced, Event, LotGenerated, LotSold, LotUnsold, PassedOver
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.ruleset import UnsoldLots
@@ -57,13 +59,6 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
     return Transition(state, (BidPlaced(ctx.actor_name, lot.number, action.amount),))
 
 
-def _free_number(state: RoundState) -> int:
-    number = 1
-    while number in state.lots:
-        number += 1
-    return number
-
-
 def _require_room(state: RoundState) -> None:
     limit = state.ruleset.auction.lots_per_auction
     if len(state.lots) >= limit:
@@ -87,9 +82,9 @@ def apply_generate(state: RoundState, ctx: Context, action: GenerateLot, rng: ra
         card, d13, d4 = Card.roll(rng)
         cards.append(card)
         rolls.append((d13, d4))
-    number = _free_number(state)
+    number = state.next_lot
     lot = Lot(number=number, cards=tuple(cards), created_at=ctx.at, created_by=ctx.actor, rolls=tuple(rolls))
-    state = state.model_copy(update={"lots": {**state.lots, number: lot}})
+    state = state.model_copy(update={"lots": {**state.lots, number: lot}, "next_lot": number + 1})
     return Transition(state, (LotGenerated(ctx.actor_name, number, lot.cards, lot.rolls),))
 
 
@@ -103,24 +98,30 @@ def check_admin_lot(state: RoundState, ctx: Context, action: AdminLot) -> None:
 
 def apply_admin_lot(state: RoundState, ctx: Context, action: AdminLot) -> Transition:
     check_admin_lot(state, ctx, action)
-    number = _free_number(state)
+    number = state.next_lot
     lot = Lot(number=number, cards=action.cards, created_at=ctx.at, created_by=ctx.actor)
-    state = state.model_copy(update={"lots": {**state.lots, number: lot}})
+    state = state.model_copy(update={"lots": {**state.lots, number: lot}, "next_lot": number + 1})
     return Transition(state, (LotGenerated(ctx.actor_name, number, lot.cards, (), by_moderator=True),))
 
 
 def settle_auction(state: RoundState) -> Transition:
-    """Settle lots in number order; each payment can make a later bid of the payer lapse."""
+    """Settle lots in number order; each payment can make a later bid of the payer lapse.
+
+    Each lot's announcement names the bids that would have beaten the winner but lapsed, with
+    the reason recorded when they lapsed (or, for a revived bid, why it does not count now).
+    """
     events: list[Event] = []
     keep_unsold = state.ruleset.auction.unsold_lots is UnsoldLots.CARRY_OVER
     remaining: dict[int, Lot] = {}
+    paid: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(state.lots):
         lot = state.lots[number]
         winner = highest_bid(state, lot)
+        passed_over = _passed_over(state, lot, winner, paid)
         if winner is None:
-            events.append(LotUnsold(number, lot.cards, kept=keep_unsold))
+            events.append(LotUnsold(number, lot.cards, kept=keep_unsold, lapsed=passed_over))
             if keep_unsold:
-                remaining[number] = lot.model_copy(update={"bids": ()})
+                remaining[number] = lot.model_copy(update={"bids": (), "lapsed": ()})
             continue
         name = state.players[winner.player].name
         # The lot leaves before the payment, so its winning bid is not reported as lapsing.
@@ -133,6 +134,47 @@ def settle_auction(state: RoundState) -> Transition:
             reason=f"they paid {winner.amount} for lot {number}",
         )
         state = step.state
-        events.append(LotSold(number, lot.cards, name, winner.amount))
+        paid.setdefault(winner.player, []).append((number, winner.amount))
+        events.append(LotSold(number, lot.cards, name, winner.amount, lapsed=passed_over))
         events.extend(step.events)
     return Transition(state.model_copy(update={"lots": remaining}), tuple(events))
+
+
+def _passed_over(
+    state: RoundState, lot: Lot, winner: Bid | None, paid: dict[str, list[tuple[int, int]]]
+) -> tuple[PassedOver, ...]:
+    """The bids on ``lot`` that would have beaten ``winner``, highest first, each with its reason."""
+    floor = bid_order(winner) if winner is not None else None
+    found = [
+        ((gone.amount, -gone.id), PassedOver(gone.name, gone.amount, gone.reason))
+        for gone in lot.lapsed
+        if floor is None or (gone.amount, -gone.id) > floor
+    ]
+    if state.ruleset.auction.revive_bids:
+        # only a revived bid can be on the lot and not count: it says why at this moment. Bids
+        # are kept in bid order, so those above the winner are the last ones.
+        for bid in reversed(lot.bids):
+            if floor is not None and bid_order(bid) <= floor:
+                break
+            if not bid_counts(state, bid):
+                note = PassedOver(_name(state, bid.player), bid.amount, _short(state, bid, paid))
+                found.append((bid_order(bid), note))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return tuple(note for _, note in found)
+
+
+def _name(state: RoundState, player_id: str) -> str:
+    player = state.players.get(player_id)
+    return player.name if player is not None else player_id
+
+
+def _short(state: RoundState, bid: Bid, paid: dict[str, list[tuple[int, int]]]) -> str:
+    player = state.players.get(bid.player)
+    if player is None:
+        return "they are no longer a player"
+    left = f"{player.points} point{'s' if player.points != 1 else ''}"
+    payments = paid.get(bid.player)
+    if payments:
+        spent = " and ".join(f"{amount} for lot {number}" for number, amount in payments)
+        return f"they paid {spent} and had {left} left"
+    return f"they had only {left} at settlement"

@@ -165,7 +165,7 @@ def invalidate_bids(state: RoundState, player_id: str, reason: str, *, all_bids:
         if not doomed:
             continue
         lost.extend((number, b.amount) for b in lot.bids[start:] if b.id in doomed)
-        lots[number] = lot.model_copy(update={"bids": tuple(b for b in lot.bids if b.id not in doomed)})
+        lots[number] = lot.lapse(doomed, name=player.name if player is not None else player_id, reason=reason)
     players = state.players
     if player is not None and player.bid_ceiling > max(points, 0):
         players = {**players, player_id: player.model_copy(update={"bid_ceiling": max(points, 0)})}

@@ -128,6 +128,7 @@ def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Tran
         seed=seed,
         ruleset=action.ruleset,
         ruleset_versions=(version,),
+        next_lot=1,
         moderators=frozenset(action.moderators),
         phase=action.phase,
         presenting_open=action.presenting_open,
@@ -180,7 +181,8 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
 def _auction_start(state: RoundState, tick: Tick) -> Transition:
     grant = state.ruleset.auction.weekly_points
     updated = {pid: p.model_copy(update={"points": p.points + grant}) for pid, p in state.players.items()}
-    state = trades.prune_closed_trades(state, tick.at - TRADE_HISTORY)
+    expiry = trades.expire_offers(state, tick.at)
+    state = trades.prune_closed_trades(expiry.state, tick.at - TRADE_HISTORY)
     state = state.model_copy(
         update={
             "players": updated,
@@ -197,4 +199,5 @@ def _auction_start(state: RoundState, tick: Tick) -> Transition:
         events.append(PhaseBegins("auction", tick.phase_ends_at, note))
     if updated:
         events.append(PointsGranted(grant, len(updated)))
+    events.extend(expiry.events)
     return Transition(state, tuple(events))

@@ -107,15 +107,40 @@ class LotGenerated(Event):
 
 
 @dataclass(frozen=True)
+class PassedOver:
+    """A bid that would have won its lot had it not lapsed, and the reason it lapsed."""
+
+    name: str
+    amount: int
+    reason: str
+
+
+SHOWN_LAPSES = 3
+"""Lapsed bids a settlement line names; the rest are counted."""
+
+
+def _lapses(lapsed: tuple[PassedOver, ...], higher: bool) -> str:
+    adjective = "higher " if higher else ""
+    shown = "".join(f" {b.name}'s {adjective}bid of {b.amount} lapsed: {b.reason}." for b in lapsed[:SHOWN_LAPSES])
+    rest = len(lapsed) - SHOWN_LAPSES
+    if rest > 0:
+        shown += f" (and {rest} more {adjective}{'bid' if rest == 1 else 'bids'} lapsed)"
+    return shown
+
+
+@dataclass(frozen=True)
 class LotSold(Event):
     lot: int
     cards: tuple[Card, ...]
     name: str
     amount: int
+    lapsed: tuple[PassedOver, ...] = ()
+    """Bids above the winning one that lapsed, highest first."""
     channel: ChannelRole = field(default=ChannelRole.AUCTIONS, init=False)
 
     def text(self) -> str:
-        return f"Lot {self.lot} ({cards_text(self.cards)}) goes to {self.name} for {_plural(self.amount, 'point')}."
+        sold = f"Lot {self.lot} ({cards_text(self.cards)}) goes to {self.name} for {_plural(self.amount, 'point')}."
+        return sold + _lapses(self.lapsed, higher=True)
 
 
 @dataclass(frozen=True)
@@ -123,11 +148,14 @@ class LotUnsold(Event):
     lot: int
     cards: tuple[Card, ...]
     kept: bool
+    lapsed: tuple[PassedOver, ...] = ()
+    """Bids on the lot that lapsed, highest first."""
     channel: ChannelRole = field(default=ChannelRole.AUCTIONS, init=False)
 
     def text(self) -> str:
         fate = "it stays for the next auction" if self.kept else "it is discarded"
-        return f"Lot {self.lot} ({cards_text(self.cards)}) had no valid bid; {fate}."
+        unsold = f"Lot {self.lot} ({cards_text(self.cards)}) had no valid bid; {fate}."
+        return unsold + _lapses(self.lapsed, higher=False)
 
 
 @dataclass(frozen=True)
@@ -204,11 +232,14 @@ class TradeOffered(Event):
     target: str
     give: Items
     get: Items
+    expires_at: datetime | None = None
 
     def text(self) -> str:
+        expires = f" The offer expires at the week's end, {_stamp(self.expires_at)}." if self.expires_at else ""
         return (
             f"Trade {self.number}: {self.offerer} offers {self.target} {self.give.describe()} "
             f"for {self.get.describe()}. {self.target} can `!accept {self.number}` or `!decline {self.number}`."
+            f"{expires}"
         )
 
 
@@ -245,6 +276,38 @@ class TradesVoided(Event):
     def text(self) -> str:
         listed = ", ".join(str(n) for n in self.numbers)
         return f"{'Trade' if len(self.numbers) == 1 else 'Trades'} {listed} can no longer happen: {self.reason}."
+
+
+@dataclass(frozen=True)
+class ExpiredOffer:
+    number: int
+    offerer: str
+    target: str
+    give: Items
+    get: Items
+
+
+SHOWN_EXPIRED = 50
+"""Expired offers an announcement lists one by one; the rest are counted."""
+
+
+@dataclass(frozen=True)
+class TradesExpired(Event):
+    """Offers that lapsed at the end of the week they were made; trades are public, so items are named."""
+
+    offers: tuple[ExpiredOffer, ...]
+
+    def text(self) -> str:
+        out = ["Trade offers expire at the end of the week they were made in; these have expired:"]
+        out.extend(
+            f"Trade {o.number}: {o.offerer} offered {o.target} {o.give.describe()} for {o.get.describe()}"
+            for o in self.offers[:SHOWN_EXPIRED]
+        )
+        rest = len(self.offers) - SHOWN_EXPIRED
+        if rest > 0:
+            out.append(f"... and {_plural(rest, 'more offer')}.")
+        out.append("Make a new offer with `!offer` if you still want to trade.")
+        return "\n".join(out)
 
 
 @dataclass(frozen=True)

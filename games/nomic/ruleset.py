@@ -13,7 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from games.nomic.errors import BadInputError, UnknownError
 
@@ -103,6 +103,26 @@ class Judge(_Part):
     removal_assents: int = Field(2, ge=1, le=100, description="players whose assent removes the judge")
 
 
+class OfferExpiry(StrEnum):
+    WEEK_END = "week_end"
+    NEVER = "never"
+
+
+class Trades(_Part):
+    offers_expire: OfferExpiry = Field(
+        OfferExpiry.WEEK_END,
+        description="when an open trade offer lapses: week_end (at the end of the week it was made) or never (off)",
+    )
+
+    @field_validator("offers_expire", mode="before")
+    @classmethod
+    def _on_off(cls, value: Any) -> Any:
+        """``off`` (and ``false``, ``no``) reads as never; ``on`` as the end of the week."""
+        if isinstance(value, bool):
+            return OfferExpiry.WEEK_END if value else OfferExpiry.NEVER
+        return value
+
+
 class Ruleset(_Part):
     """The whole set of options; ``name`` is the file it was loaded from."""
 
@@ -112,6 +132,7 @@ class Ruleset(_Part):
     hands: Hands = Hands()
     proposals: Proposals = Proposals()
     judge: Judge = Judge()
+    trades: Trades = Trades()
 
     @model_validator(mode="after")
     def _placements_inside_bartering(self) -> Ruleset:

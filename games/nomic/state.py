@@ -6,6 +6,8 @@ with the state it came from, and an old state stays valid after a rejected or fa
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -47,6 +49,19 @@ class Bid(_Value):
     at: datetime
 
 
+class LapsedBid(_Value):
+    """A bid that stopped counting, with the reason the rules knew when it lapsed.
+
+    Kept on its lot until the lot is settled, so the settlement can say why a higher bid lost.
+    """
+
+    id: int
+    player: str
+    name: str
+    amount: int
+    reason: str
+
+
 class Lot(_Value):
     number: int
     cards: tuple[CardField, ...]
@@ -55,6 +70,18 @@ class Lot(_Value):
     rolls: tuple[tuple[int, int], ...] = ()
     """The (d13, d4) faces rolled for each card; empty when a moderator placed the lot."""
     bids: tuple[Bid, ...] = ()
+    lapsed: tuple[LapsedBid, ...] = ()
+    """Bids that left ``bids`` for good, in the order they lapsed."""
+
+    def lapse(self, ids: Collection[int], *, name: str, reason: str) -> Lot:
+        """The lot with the bids ``ids`` moved from ``bids`` to ``lapsed``, with their reason."""
+        gone = tuple(
+            LapsedBid(id=b.id, player=b.player, name=name, amount=b.amount, reason=reason)
+            for b in self.bids
+            if b.id in ids
+        )
+        kept = tuple(b for b in self.bids if b.id not in ids)
+        return self.model_copy(update={"bids": kept, "lapsed": (*self.lapsed, *gone)})
 
 
 class TradeStatus(StrEnum):
@@ -63,6 +90,7 @@ class TradeStatus(StrEnum):
     DECLINED = "declined"
     CANCELLED = "cancelled"
     VOID = "void"
+    EXPIRED = "expired"
 
 
 class Trade(_Value):
@@ -219,11 +247,18 @@ class RoundState(_Value):
     moderators: frozenset[str] = frozenset()
     players: dict[str, Player] = Field(default_factory=dict)
     lots: dict[int, Lot] = Field(default_factory=dict)
+    next_lot: int = 1
+    """The number of the next lot: lots are numbered in order of creation and never reused.
+    A snapshot written before this counter existed gets one on loading (``_lot_counter``)."""
     next_bid: int = 1
     trades: dict[int, Trade] = Field(default_factory=dict)
     """Open trade offers."""
+    open_offer_counts: dict[str, int] = Field(default_factory=dict, exclude=True)
+    """Open offers by offerer: an index of ``trades``, kept by the trade rules so that an offer
+    need not look at every other one, and rebuilt (not stored) when a snapshot is loaded."""
     closed_trades: dict[int, Trade] = Field(default_factory=dict)
-    """Trades settled, declined, cancelled or void in about the last week, so late answers make sense."""
+    """Recently closed trades (at most a week's, and at most ``trades.MAX_CLOSED_TRADES``), so
+    that a late answer to one is told what became of it; the action log keeps them all."""
     next_trade: int = 1
     hands: dict[str, PresentedHand] = Field(default_factory=dict)
     """Hands presented in the current bartering phase, by player id."""
@@ -265,6 +300,18 @@ class RoundState(_Value):
             return {**data, "judge": None, "judge_name": None, "removal_assents": []}
         return data
 
+    @model_validator(mode="after")
+    def _derived(self) -> RoundState:
+        """Rebuild the offer index, and give a snapshot from before the lot counter its counter.
+
+        Runs when a state is built or loaded, never on ``model_copy``, so it costs nothing per action.
+        """
+        counts = Counter(t.offerer for t in self.trades.values())
+        object.__setattr__(self, "open_offer_counts", dict(counts))
+        if "next_lot" not in self.model_fields_set:
+            object.__setattr__(self, "next_lot", _lot_counter(self))
+        return self
+
     @property
     def ruleset_version(self) -> int:
         return self.ruleset_versions[-1].version if self.ruleset_versions else 1
@@ -274,3 +321,14 @@ class RoundState(_Value):
 
     def trade(self, number: int) -> Trade | None:
         return self.trades.get(number) or self.closed_trades.get(number)
+
+
+def _lot_counter(state: RoundState) -> int:
+    """Past every lot number a round may have used before the counter existed.
+
+    That code gave a new lot the lowest free number, so it never used a number above the most
+    lots an auction held under any ruleset version in force; continuing after that (or after a
+    lot still there) never reuses a number. It may skip a few that were never used.
+    """
+    limits = [v.ruleset.auction.lots_per_auction for v in state.ruleset_versions]
+    return max([state.ruleset.auction.lots_per_auction, *limits, *state.lots]) + 1

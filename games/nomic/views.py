@@ -8,6 +8,7 @@ from games.nomic.events import cards_text
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import RequestStatus, RoundState
+from games.nomic.trades import offers_expire_at
 
 
 def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
@@ -51,10 +52,14 @@ def trades(state: RoundState, player_id: str) -> str:
     if not mine:
         return "You have no open trade offers."
     out = ["Open trade offers:"]
+    until = offers_expire_at(state)
+    expires = f" (expires {until:%a %Y-%m-%d %H:%M} UTC)" if until is not None else ""
     for t in sorted(mine, key=lambda t: t.number):
         offerer = state.players[t.offerer].name if t.offerer in state.players else t.offerer
         target = state.players[t.target].name if t.target in state.players else t.target
-        out.append(f"Trade {t.number}: {offerer} gives {t.give.describe()} to {target} for {t.get.describe()}")
+        out.append(
+            f"Trade {t.number}: {offerer} gives {t.give.describe()} to {target} for {t.get.describe()}{expires}"
+        )
     return "\n".join(out)
 
 
@@ -64,6 +69,7 @@ _PART_TITLES = {
     "hands": "Hands and placements",
     "proposals": "Proposals",
     "judge": "The judge",
+    "trades": "Trades",
 }
 
 
