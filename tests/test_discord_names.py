@@ -8,9 +8,11 @@ from typing import Any
 
 from bot.sim.replay import replay
 from bot.sim.world import read_line
+from games.tables import lobby
+from games.wikipedia.state import WikipediaState
 
 from .conftest import FRIDAY_NOON, Server
-from .test_discord_tables import text_of
+from .test_discord_tables import table, text_of, thread_of
 
 
 @dataclass
@@ -119,6 +121,45 @@ async def test_an_inventory_look_up_by_a_nickname_alone_is_refused(discord_serve
     await s.carol.send(s.game_actions, "!inventory @mallory")
     shown = s.bot_messages(s.game_actions)[-1]
     assert "7 points" in text_of(shown), "mallory's holdings"
+
+
+async def test_a_table_move_naming_a_lookalike_is_refused(discord_server: Server) -> None:
+    s = discord_server
+    who = await lookalikes(s)
+    await s.alice.send(s.general, "!play wikipedia")
+    thread = thread_of(s)
+    await who.mallory.send(thread, "!join")  # sits as "dave": her nickname
+    await who.dave.send(thread, "!join")  # sits as "dave-2"
+    await s.alice.send(thread, "!start")
+    seats = {str(m.id): m for m in (s.alice, who.mallory, who.dave)}
+    names = {str(seat.member): seat.name for seat in (await table(s)).seats}
+    assert [names[str(who.mallory.id)], names[str(who.dave.id)]] == ["dave", "dave-2"]
+
+    # let the turn come to someone other than mallory, so a gift to her would not be refused anyway
+    for _ in range(3):
+        current = await table(s)
+        mover = seats[next(p.member for p in current.seats if p.name == current.turn_seat) or ""]
+        if mover is not who.mallory:
+            break
+        await mover.send(thread, "!end")
+    assert mover is not who.mallory
+    state: WikipediaState = lobby.game_state(await table(s))
+    card = state.hands[state.current][0]
+    moves = (await table(s)).moves
+
+    await mover.send(thread, f"!give {card} @dave")
+    text = refusal(s, thread).content
+    assert "could be the seat **dave** (`@mallory`) or the seat **dave-2** (`@dave`)" in text
+    result = await mover.slash(thread, "move", move=f"give {card} @dave")
+    assert result.ephemeral, "a slash command's refusal is shown only to its member"
+    assert result.response is not None
+    assert result.response.content == text
+    assert (await table(s)).moves == moves, "no card moved"
+
+    await mover.send(thread, f"!give {card} {who.dave.mention}")
+    state = lobby.game_state(await table(s))
+    assert card in state.hands[state.seats.index("dave-2")], "a mention gives to the member it names"
+    assert card not in state.hands[state.seats.index("dave")]
 
 
 async def test_the_simulator_refuses_a_name_nobody_has_in_the_words_discord_uses(discord_server: Server) -> None:

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games.nomic.errors import AmbiguousMemberError, UnknownMemberError
 from games.nomic.members import MAX_LISTED, Known, fold, match_member, plain
+from games.tables.engine import BadCommandError, NotASeatError
+from games.tables.lobby import Seat, Table
+from games.tables.players import AmbiguousPlayerError, seat_for
+from games.wikipedia.actions import GiveCard
+from games.wikipedia.engine import ENGINE
 
 MALLORY = Known("1", "mallory", nick="dave")
 """Took another member's username as her server nickname."""
@@ -114,3 +123,91 @@ def test_a_typed_name_resolves_only_to_the_one_member_whose_username_it_is_when_
     assert len(owners) == 1
     assert not lookalikes
     assert found == owners[0].id
+
+
+# --- at a table: the same rule, and the table's own seat names -----------------------------------
+
+
+def _table(*seats: Seat) -> Table:
+    return Table(
+        name="wikipedia-1",
+        game="wikipedia",
+        number=1,
+        seed="s",
+        host=seats[0].member or "",
+        seats=seats,
+        opened_at=datetime(2026, 12, 4, tzinfo=UTC),
+    )
+
+
+def _lookup(members: tuple[Known, ...]) -> Callable[[str], str]:
+    def resolve(token: str) -> str:
+        return match_member(token, members)
+
+    return resolve
+
+
+# mallory sat down first as "dave"; the real dave got "dave-2"
+TABLE = _table(Seat(name="dave", member="1"), Seat(name="dave-2", member="2"), Seat(name="AI-1"))
+
+
+@pytest.mark.parametrize(
+    ("words", "seat"),
+    [
+        (["@mallory"], "dave"),
+        (["<@2>"], "dave-2"),
+        (["<@!1>"], "dave"),
+        (["@dave-2"], "dave-2"),
+        (["@AI-1"], "AI-1"),
+        (["ai-1"], "AI-1"),
+    ],
+)
+def test_a_table_names_seats_by_mention_username_or_a_seat_name_nobody_else_has(words: list[str], seat: str) -> None:
+    assert seat_for(TABLE, words, _lookup(SERVER)) == seat
+
+
+@pytest.mark.parametrize("words", [["@dave"], ["dave"], ["@Dave"]])
+def test_a_table_refuses_a_name_that_is_one_seat_and_another_members_username(words: list[str]) -> None:
+    with pytest.raises(AmbiguousPlayerError) as caught:
+        seat_for(TABLE, words, _lookup(SERVER))
+    assert "(`@mallory`)" in str(caught.value)
+    assert "(`@dave`)" in str(caught.value)
+
+
+def test_a_table_refuses_members_who_do_not_sit_and_names_nobody_has() -> None:
+    with pytest.raises(NotASeatError):
+        seat_for(TABLE, ["@erin.k"], _lookup(SERVER))
+    with pytest.raises(NotASeatError):
+        seat_for(TABLE, ["<@6>"], _lookup(SERVER))
+    with pytest.raises(BadCommandError, match="nobody called `zed` sits at this table"):
+        seat_for(TABLE, ["@zed"], _lookup(SERVER))
+    with pytest.raises(BadCommandError):
+        seat_for(TABLE, [], _lookup(SERVER))
+
+
+def test_a_seat_name_from_a_display_name_works_while_nobody_else_goes_by_it() -> None:
+    table = _table(Seat(name="Robert", member="5"), Seat(name="dave", member="2"))
+    assert seat_for(table, ["@Robert"], _lookup(SERVER)) == "Robert"
+    # robert has since changed his name, and someone else now shows as "Robert"
+    renamed = (Known("5", "r_77", global_name="Rob"), Known("7", "imposter", nick="Robert"), DAVE)
+    with pytest.raises(AmbiguousPlayerError) as caught:
+        seat_for(table, ["@Robert"], _lookup(renamed))
+    assert "the seat **Robert**" in str(caught.value)
+    assert "Robert (`@imposter`, not at this table)" in str(caught.value)
+
+
+def test_the_bots_own_menu_text_names_seats_as_the_board_does() -> None:
+    assert seat_for(TABLE, ["@dave"], None) == "dave"
+    assert seat_for(TABLE, ["@dave-2"], None) == "dave-2"
+
+
+def test_the_engine_hands_the_player_words_as_typed() -> None:
+    seen: list[list[str]] = []
+
+    def players(words: Sequence[str]) -> str:
+        seen.append(list(words))
+        return "b"
+
+    state = ENGINE.new_game(("a", "b"), None, random.Random(1))
+    assert ENGINE.parse_action(state, "a", "!Give 4 to @Bob.Smith", players) == GiveCard(card=4, to="b")
+    assert seen == [["@Bob.Smith"]]
