@@ -40,6 +40,7 @@ from data.store import LoggedAction, Snapshot, Store
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
+from games.nomic.members import unknown_member
 from games.nomic.phases import BoundaryKind
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import RoundService, action_rng
@@ -193,12 +194,11 @@ class Week:
     def service(self) -> RoundService:
         return self.router.service
 
-    def resolve(self, token: str) -> str | None:
-        token = token.strip()
-        if not token.startswith("@"):
-            return None
-        name = token[1:].rstrip(",;:!?.")
-        return name if name in self.members else None
+    def resolve(self, token: str) -> str:
+        name = token.strip().removeprefix("@").rstrip(",;:!?.")
+        if name not in self.members:
+            raise unknown_member(name)
+        return name
 
     async def state(self) -> RoundState:
         state = await self.service.state(GUILD)

@@ -14,6 +14,8 @@ import discord
 from data.store import GuildSettings
 from games.nomic.commands import PREFIX, MemberResolver
 from games.nomic.context import ChannelRole
+from games.nomic.errors import UnknownMemberError
+from games.nomic.members import Known, match_member
 
 MESSAGE_LIMIT = 2000
 DMS_CLOSED = 50007
@@ -83,19 +85,33 @@ class GuildConfig:
 
 
 def resolver(guild: discord.Guild) -> MemberResolver:
-    """Mentions as Discord writes them (``<@123>``), or ``@name`` typed by hand."""
+    """Mentions as Discord writes them (``<@123>``) by id; ``@name`` typed by hand only when certain.
 
-    def resolve(token: str) -> str | None:
+    A typed name must be one member's username that nobody else here shows as a nickname or
+    display name (``games.nomic.members.match_member``); otherwise the refusal lists who it
+    could be. Never ``guild.get_member_named``, which takes the first nickname that fits.
+    """
+
+    def resolve(token: str) -> str:
         token = token.strip()
         match = _MENTION.match(token)
         if match is not None:
-            return match.group(1)
-        if token.startswith("@") and len(token) > 1:
-            member = guild.get_member_named(token[1:].rstrip(",.;:!?"))
-            return str(member.id) if member is not None else None
-        return None
+            member = guild.get_member(int(match.group(1)))
+            if member is None:
+                raise UnknownMemberError("the member you mentioned is not on this server", token)
+            return str(member.id)
+        if not token.startswith("@") or len(token) < 2:
+            raise UnknownMemberError("that is not a mention of a member", token)
+        return match_member(token, known_members(guild))
 
     return resolve
+
+
+def known_members(guild: discord.Guild) -> list[Known]:
+    """The guild's members as the name matcher sees them (bots included: they can be mentioned too)."""
+    return [
+        Known(id=str(m.id), username=m.name, nick=m.nick, global_name=m.global_name) for m in guild.members
+    ]
 
 
 def command_text(content: str, prefix: str) -> str:

@@ -172,7 +172,9 @@ class Router:
         name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
         ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
         """
-        table_posts = await self.table_command(guild, ctx, content, thread=thread, source_line=source_line)
+        table_posts = await self.table_command(
+            guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
+        )
         if table_posts is not None:
             return table_posts
         if not commands.is_command(content):
@@ -209,12 +211,15 @@ class Router:
         *,
         thread: str | None = None,
         source_line: int | None = None,
+        resolve: commands.MemberResolver | None,
     ) -> list[Post] | None:
         """A command the thread games answer, or None when it is the round's.
 
         The tables answer ``!play``, ``!games`` and ``!rules GAME`` anywhere, and every command typed
         in a table's thread (``thread``: the thread's name or id, or a table's name: what a button
-        of that table says) except the round's questions the game cannot read.
+        of that table says) except the round's questions the game cannot read. ``resolve`` reads
+        members named in a move as the round's commands do; None only for text the bot wrote
+        itself (a button or a choice of its moves menu).
         """
         if self.tables is None or not commands.is_command(content):
             return None
@@ -228,6 +233,7 @@ class Router:
             thread=thread,
             source_line=source_line,
             defer=ROUND_WORDS_IN_THREADS,
+            members=resolve,
         )
         return None if table_posts is None else [table_post(p) for p in table_posts]
 

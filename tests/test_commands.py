@@ -59,6 +59,7 @@ from games.nomic.commands import ALIASES, COMMAND_WORDS, COMMANDS_BY_NAME, parse
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadCardError, BadInputError, RuleError, UnknownError
 from games.nomic.items import Items, parse_amount
+from games.nomic.members import unknown_member
 from games.nomic.phases import Phase
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
@@ -67,12 +68,11 @@ from tests.support import FRIDAY, MONDAY, cards
 MEMBERS = {"alice", "bob", "carol", "mod"}
 
 
-def resolve(token: str) -> str | None:
-    token = token.strip().rstrip(",.;:!?")
-    if not token.startswith("@"):
-        return None
-    name = token[1:]
-    return name if name in MEMBERS else None
+def resolve(token: str) -> str:
+    name = token.strip().rstrip(",.;:!?").removeprefix("@")
+    if name not in MEMBERS:
+        raise unknown_member(name)
+    return name
 
 
 def readable(error: RuleError) -> str:

@@ -18,6 +18,7 @@ from data.store import Store, migrations
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
+from games.nomic.members import unknown_member
 from games.nomic.phases import BoundaryKind
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
@@ -29,9 +30,11 @@ SATURDAY_NOON = datetime(2026, 12, 5, 12, tzinfo=UTC)
 MEMBERS = {"alice", "bob", "carol", "mod"}
 
 
-def resolve(token: str) -> str | None:
+def resolve(token: str) -> str:
     name = token.strip().removeprefix("@").rstrip(",.")
-    return name if token.strip().startswith("@") and name in MEMBERS else None
+    if name not in MEMBERS:
+        raise unknown_member(name)
+    return name
 
 
 def ctx(actor: str, at: datetime, event_id: str, channel: ChannelRole = ChannelRole.GAME_ACTIONS) -> Context:

@@ -14,6 +14,7 @@ from data.store import Store
 from data.table_store import TableStore
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
+from games.nomic.members import unknown_member
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from games.tables import lobby
@@ -469,8 +470,11 @@ def _ctx(actor: str, channel: ChannelRole, at: datetime, event: str) -> Context:
     return Context(actor=actor, actor_name=actor, channel=channel, at=at, event_id=event)
 
 
-def _resolve(token: str) -> str | None:
-    return token.lstrip("@") or None
+def _resolve(token: str) -> str:
+    name = token.lstrip("@")
+    if not name:
+        raise unknown_member(name)
+    return name
 
 
 async def test_router_sends_thread_commands_to_tables_and_keeps_the_round(tmp_path: Path) -> None:

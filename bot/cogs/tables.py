@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import Ctx, line, perform, word
-from bot.discord_io import chunks, command_text, dms_closed
+from bot.discord_io import chunks, command_text, dms_closed, resolver
 from bot.render import embeds
 from bot.render.tables import PICTURE_FILE, table_picture
 from bot.router import Post
@@ -307,7 +307,7 @@ class TableDesk:
         config = await bot.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = bot.context(ctx.author, ctx.channel, config, event)
-        posts = await bot.router.table_command(str(guild.id), context, text, thread=thread)
+        posts = await bot.router.table_command(str(guild.id), context, text, thread=thread, resolve=resolver(guild))
         if posts is None:
             return False
         if thread is not None:
@@ -341,7 +341,8 @@ class TableDesk:
         await bot.ensure_round(guild)
         config = await bot.config(guild.id)
         context = bot.context(interaction.user, interaction.channel, config, f"int:{interaction.id}")
-        posts = await bot.router.table_command(str(guild.id), context, text, thread=table)
+        # a button or a menu choice: text the bot wrote, naming seats as the board does
+        posts = await bot.router.table_command(str(guild.id), context, text, thread=table, resolve=None)
         origin = Origin(guild, interaction.channel, interaction.user, interaction=interaction, component=True)
         origin.table = table
         await self.answer(origin, posts or [])

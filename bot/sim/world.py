@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.router import Post, Router
 from games.nomic.actions import Leave, StartRound
 from games.nomic.context import ChannelRole, Context
+from games.nomic.members import unknown_member
 from games.nomic.ruleset import Ruleset, load_ruleset
 from games.nomic.service import RoundService
 from games.tables.service import TableService
@@ -156,16 +157,21 @@ class World:
     def tables(self) -> TableService | None:
         return self.router.tables
 
-    def resolve(self, token: str) -> str | None:
-        """``@name`` names a member; punctuation after it counts only when the name has none."""
+    def resolve(self, token: str) -> str:
+        """``@name`` names a member; punctuation after it counts only when the name has none.
+
+        Names here are unique and each is both the member's id and username, so a name either
+        is a member's, exactly, or is refused with the words Discord uses for a name nobody has.
+        """
         text = token.strip()
-        if not text.startswith("@") or len(text) < 2:
-            return None
-        name = text[1:]
-        if name in self.members:
-            return name
-        bare = name.rstrip(_TRAILING)
-        return bare if bare in self.members else None
+        name = text.removeprefix("@")
+        if text.startswith("@") and name:
+            if name in self.members:
+                return name
+            bare = name.rstrip(_TRAILING)
+            if bare in self.members:
+                return bare
+        raise unknown_member(name)
 
     def _say(self, said: Said) -> None:
         if self.on_say is not None:

@@ -52,8 +52,12 @@ PREFIX = "!"
 MAX_COMMAND_LENGTH = 2000
 """Discord's own message limit; anything longer is refused before it is read."""
 
-MemberResolver = Callable[[str], str | None]
-"""Maps a mention token (``@bob``, ``<@123>``) to a member id, or None when it names nobody."""
+MemberResolver = Callable[[str], str]
+"""Maps a member token (``@bob``, ``<@123>``) to a member id, or raises ``MemberNameError``.
+
+A mention resolves by its id; a typed name only when it is one member's username and nobody
+else is shown by it (``games.nomic.members.match_member``): otherwise the refusal lists who it
+could mean."""
 
 
 @dataclass(frozen=True)
@@ -170,10 +174,10 @@ def _exactly(args: list[str], count: int, usage: str) -> None:
 
 
 def _member(token: str, resolve: MemberResolver) -> str:
-    member = resolve(token)
-    if member is None:
-        raise UnknownError(f"`{_shown(token)}` is not a member I know; mention them like @name")
-    return member
+    """A member argument: a mention, or ``@`` and a username; ``MemberNameError`` says who else it could be."""
+    if not token.startswith(("@", "<@")) or len(token) < 2:
+        raise UnknownError(f"`{_shown(token)}` is not a member; write `@` and their username, e.g. `@bob`")
+    return resolve(token)
 
 
 def _cards(args: list[str]) -> tuple[Card, ...]:

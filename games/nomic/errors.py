@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class RuleError(ValueError):
     """An action that the rules do not allow; nothing was changed."""
@@ -41,3 +43,31 @@ class InsufficientError(RuleError):
 
 class ConflictError(RuleError):
     """The action contradicts the current state (already done, too low, not open)."""
+
+
+class MemberNameError(RuleError):
+    """A typed ``@name`` that does not name exactly one member; ``candidates`` are who it could be."""
+
+    def __init__(self, message: str, typed: str, candidates: tuple[MemberCandidate, ...] = ()) -> None:
+        super().__init__(message)
+        self.typed = typed
+        self.candidates = candidates
+
+
+class UnknownMemberError(MemberNameError, UnknownError):
+    """No member goes by the typed name (or a mention names someone not on the server)."""
+
+
+class AmbiguousMemberError(MemberNameError):
+    """Several members go by the typed name, or only a nickname or display name matches it."""
+
+
+@dataclass(frozen=True)
+class MemberCandidate:
+    """A member a typed name could mean, as the refusal lists them."""
+
+    id: str
+    display: str
+    username: str
+    by_username: bool
+    """The typed name is this member's username (not only a name they are shown by)."""

@@ -22,7 +22,7 @@ The verbs, in the order a thread adapter uses them::
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -170,10 +170,14 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
     def result(self, state: StateT) -> GameResult: ...
 
-    def parse_action(self, state: StateT, seat: str, text: str) -> ActionT:
+    def parse_action(
+        self, state: StateT, seat: str, text: str, players: Callable[[Sequence[str]], str] | None = None
+    ) -> ActionT:
         """Read a command typed in the thread. ``BadCommandError`` when it cannot be read.
 
-        Reading does not decide legality: ``check`` (or ``apply``) does.
+        Reading does not decide legality: ``check`` (or ``apply``) does. A player named in the
+        text becomes a seat through ``players`` (``games.tables.text.PlayerResolver``: the
+        table's rule for members), or, without it, by the seats' names alone.
         """
         ...
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -638,12 +638,19 @@ def check_player(table: Table, member: str) -> Seat:
     return seat
 
 
-def parse_move(table: Table, member: str, text: str) -> PlayMove:
-    """Read a move typed in the thread into the action the log stores (legality is ``play``'s)."""
+def parse_move(
+    table: Table, member: str, text: str, players: Callable[[Sequence[str]], str] | None = None
+) -> PlayMove:
+    """Read a move typed in the thread into the action the log stores (legality is ``play``'s).
+
+    ``players``: which seat a player named in the move is (``games.tables.players``); the log
+    stores the seat, so a replay never resolves a name again.
+    """
     seat = check_player(table, member)
     engine = engine_of(table)
     state = game_state(table)
-    return PlayMove(member=member, action=engine.dump_action(engine.parse_action(state, seat.name, text)))
+    action = engine.parse_action(state, seat.name, text, players)
+    return PlayMove(member=member, action=engine.dump_action(action))
 
 
 def remind(table: Table, at: datetime) -> Step:

@@ -45,6 +45,7 @@ from games.tables.lobby import (
     TurnTimeout,
     YourTurn,
 )
+from games.tables.players import MemberLookup, seat_resolver
 from games.tables.registry import GAMES, get_game
 
 MAX_DUE_STEPS = 10_000
@@ -52,7 +53,6 @@ MAX_DUE_STEPS = 10_000
 MAX_COMMAND_LENGTH = 2000
 SYSTEM = "system"
 
-_MENTION = re.compile(r"<@!?(\d{1,25})>")
 _PLAY_USAGE = "`!play GAME [ai:N] [turn:24h]`, e.g. `!play wikipedia ai:2`"
 _ALIASES = {
     "tables": "games",
@@ -475,11 +475,16 @@ class TableService:
         at: datetime,
         event_id: str,
         source_line: int | None = None,
+        members: MemberLookup | None = None,
     ) -> TableOutcome:
-        """A move typed in the thread (or a button's command text): parsed by the game, checked, applied."""
+        """A move typed in the thread (or a button's command text): parsed by the game, checked, applied.
+
+        ``members``: who the server's members are, to read a player named in the move
+        (``games.tables.players``); None only for text the bot wrote itself (a menu choice).
+        """
 
         def move(found: Table) -> TableAction:
-            return lobby.parse_move(found, actor.id, self._unmention(found, text))
+            return lobby.parse_move(found, actor.id, text, seat_resolver(found, members))
 
         return await self._run(guild, table, move, actor, at=at, event_id=event_id, source_line=source_line)
 
@@ -538,15 +543,6 @@ class TableService:
 
     async def _logged(self, guild: str, event_id: str) -> bool:
         return bool(event_id) and await self._store.has_event(guild, event_id)
-
-    def _unmention(self, table: Table, text: str) -> str:
-        """Discord mentions of seated members (``<@123>``) become their seat names (``@alice``)."""
-
-        def name(match: re.Match[str]) -> str:
-            seat = table.seat_of(match.group(1))
-            return f"@{seat.name}" if seat is not None else match.group(0)
-
-        return _MENTION.sub(name, text)
 
     async def _commit(
         self,
@@ -678,13 +674,15 @@ class TableService:
         thread: str | None = None,
         source_line: int | None = None,
         defer: Collection[str] = (),
+        members: MemberLookup | None = None,
     ) -> list[TablePost] | None:
         """A command message; None when it is not the tables' (the round answers it instead).
 
         ``thread``: the channel the message was typed in when it may be a table's thread (its name,
         or the Discord thread's id). In a table's thread every command is the table's, except a word
         in ``defer`` that the game cannot read (the round's questions, such as ``!inventory``).
-        Outside threads the tables answer ``!play``, ``!games`` and ``!rules GAME``.
+        Outside threads the tables answer ``!play``, ``!games`` and ``!rules GAME``. ``members``
+        reads players named in a move (see ``play``).
         """
         if len(content) > MAX_COMMAND_LENGTH:
             return [TablePost(error_text(BadCommandError("that message is too long for a command")), error=True)]
@@ -709,6 +707,7 @@ class TableService:
                 event_id=event_id,
                 source_line=source_line,
                 defer=defer,
+                members=members,
             )
         except GameRuleError as exc:
             return [TablePost(error_text(exc), error=True, kind="error")]
@@ -759,6 +758,7 @@ class TableService:
         event_id: str,
         source_line: int | None,
         defer: Collection[str],
+        members: MemberLookup | None,
     ) -> list[TablePost] | None:
         name = table.name
         common: dict[str, Any] = {"at": at, "event_id": event_id, "source_line": source_line}
@@ -796,7 +796,7 @@ class TableService:
         else:
             if verb in defer and not _game_reads(table, content):
                 return None
-            outcome = await self.play(guild, name, actor, content, **common)
+            outcome = await self.play(guild, name, actor, content, members=members, **common)
         if outcome.duplicate:
             return []
         return list(outcome.posts)

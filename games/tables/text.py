@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.tables.engine import BadCommandError
 
@@ -14,14 +14,16 @@ MAX_COMMAND_LENGTH = 300
 _MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
-def tokens(text: str, prefix: str = "!") -> list[str]:
-    """The words of a command, folded to lower case; a leading ``prefix`` is dropped.
+def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
+    """The words of a command, folded to lower case (unless ``fold`` is False); a leading ``prefix`` is dropped.
 
     Commas count as spaces. ``BadCommandError`` for empty or overlong text.
     """
     if len(text) > MAX_COMMAND_LENGTH:
         raise BadCommandError(f"that is too long for a command (at most {MAX_COMMAND_LENGTH} characters)")
-    folded = unicodedata.normalize("NFKC", text).casefold().strip()
+    folded = unicodedata.normalize("NFKC", text).strip()
+    if fold:
+        folded = folded.casefold()
     if prefix and folded.startswith(prefix):
         folded = folded[len(prefix) :]
     words = folded.replace(",", " ").split()
@@ -30,10 +32,18 @@ def tokens(text: str, prefix: str = "!") -> list[str]:
     return words
 
 
+PlayerResolver = Callable[[Sequence[str]], str]
+"""Maps the words of a move that name a player (``@bob``, ``<@123>``, ``bob``, as typed) to a seat.
+
+An engine alone knows only its seats' names (``resolve_seat``); at a table the service passes
+one that also knows who the members are (``games.tables.players``)."""
+
+
 def resolve_seat(seats: Sequence[str], words: Sequence[str]) -> str:
     """The seat named by ``words``: ``@name``, ``name``, or a Discord mention ``<@id>`` of a seat id.
 
-    Names are compared without case; several words are joined with single spaces.
+    Names are compared without case; several words are joined with single spaces. This is what
+    an engine knows alone; a table resolves members more carefully (``games.tables.players``).
     """
     if not words:
         raise BadCommandError("say who: name a player, e.g. `@bob`")
@@ -41,7 +51,7 @@ def resolve_seat(seats: Sequence[str], words: Sequence[str]) -> str:
     match = _MENTION.match(wanted)
     if match is not None:
         wanted = match.group(1)
-    wanted = wanted.removeprefix("@").casefold()
+    wanted = unicodedata.normalize("NFKC", wanted.removeprefix("@")).casefold()
     for seat in seats:
         if unicodedata.normalize("NFKC", seat).casefold() == wanted:
             return seat

@@ -8,7 +8,7 @@ articles are names or any prefix of one (``a``, ``geo``, ``hist``, ``sci``), and
 from __future__ import annotations
 
 from games.tables.engine import BadCommandError
-from games.tables.text import number, resolve_seat, tokens
+from games.tables.text import PlayerResolver, number, resolve_seat, tokens
 from games.wikipedia.actions import AddSection, EndTurn, FixProblem, GiveCard, PassHour, Protect, WikipediaAction
 from games.wikipedia.cards import ARTICLES, DECK_SIZE, parse_article
 from games.wikipedia.state import WikipediaState
@@ -45,9 +45,14 @@ def _extra(words: list[str], usage: str) -> None:
         raise BadCommandError(f"unexpected `{shown}`; write `{usage}`")
 
 
-def parse(state: WikipediaState, text: str) -> WikipediaAction:
-    """Read one thread command. ``BadCommandError`` says what is wrong and how to write it."""
-    words = tokens(text)
+def parse(state: WikipediaState, text: str, players: PlayerResolver | None = None) -> WikipediaAction:
+    """Read one thread command. ``BadCommandError`` says what is wrong and how to write it.
+
+    ``players`` says which seat a player argument names (the table's rule for members); without
+    it, seats are named by their names as the state knows them.
+    """
+    typed = tokens(text, fold=False)
+    words = [w.casefold() for w in typed]
     verb, rest = words[0], words[1:]
     if verb in _SECTION:
         usage = "section FACT SUPPORT [discard CARD]"
@@ -86,10 +91,11 @@ def parse(state: WikipediaState, text: str) -> WikipediaAction:
         if not rest:
             raise BadCommandError("write `give CARD @player`, e.g. `give 3 @bob`")
         card = _card(rest[0])
-        who = rest[1:]
-        if who and who[0] == "to":
+        who = typed[2:]  # as typed: a member's name keeps its case
+        if who and who[0].casefold() == "to":
             who = who[1:]
-        return GiveCard(card=card, to=resolve_seat(state.seats, who))
+        seat = players(who) if players is not None else resolve_seat(state.seats, who)
+        return GiveCard(card=card, to=seat)
     if verb == "pass":
         _extra(rest, "pass")
         return PassHour()

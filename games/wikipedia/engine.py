@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 
 from games.tables.engine import GameEvent, GameResult, GameStatus
+from games.tables.text import PlayerResolver
 from games.wikipedia import commands, rules, views
 from games.wikipedia.actions import ACTION_ADAPTER, WikipediaAction
 from games.wikipedia.state import Outcome, WikipediaOptions, WikipediaState
@@ -66,9 +67,11 @@ class WikipediaEngine:
         played = state.turn - 1 if status == "lost" else state.turn
         return GameResult(status=status, winners=winners, summary=summary, turns=played, actions=state.actions)
 
-    def parse_action(self, state: WikipediaState, seat: str, text: str) -> WikipediaAction:
+    def parse_action(
+        self, state: WikipediaState, seat: str, text: str, players: PlayerResolver | None = None
+    ) -> WikipediaAction:
         del seat  # every command reads the same whoever types it; check() decides who may act
-        return commands.parse(state, text)
+        return commands.parse(state, text, players)
 
     def format_action(self, state: WikipediaState, action: WikipediaAction) -> str:
         del state

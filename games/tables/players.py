@@ -1,0 +1,121 @@
+"""Which seat a move's player argument names (``give 3 @bob``): the round's rule for members, at a table.
+
+A Discord mention names its member's seat by id. A typed name goes to the server's members
+first (``games.nomic.members.match_member``: a username nobody else is shown by), so a member
+who takes another's username as a nickname gets nothing meant for the other. A seat's own name,
+as the board shows it, names that seat only when no other member on the server could be meant
+(seat names are made from display names, but they are unique at the table and the moves menu
+writes them). AI seats (``AI-1``) are named by their names: no member can take one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from games.nomic.errors import MemberCandidate, MemberNameError
+from games.nomic.members import HOW_TO_PICK, fold, plain, typed_shown
+from games.tables.engine import BadCommandError, NotASeatError
+from games.tables.lobby import Seat, Table
+from games.tables.text import PlayerResolver
+
+MemberLookup = Callable[[str], str]
+"""The adapter's members (``games.nomic.commands.MemberResolver``): ``@name`` or ``<@id>`` to a member id,
+or ``MemberNameError`` listing who the name could be."""
+
+_MENTION = re.compile(r"^<@!?(\d{1,25})>[,.;:!?]*$")
+_TRAILING = ",.;:!?"
+MENU_HINT = "or pick the move from the menu of **My hand**"
+
+
+class AmbiguousPlayerError(BadCommandError):
+    """A typed name that could mean more than one member, or a member only by a nickname."""
+
+
+def seat_resolver(table: Table, members: MemberLookup | None) -> PlayerResolver:
+    """The table's rule for a move's player argument.
+
+    ``members`` None: the text was written by the bot itself (a choice of the moves menu), so
+    seat names are taken as the board shows them.
+    """
+
+    def resolve(words: Sequence[str]) -> str:
+        return seat_for(table, words, members)
+
+    return resolve
+
+
+def seat_for(table: Table, words: Sequence[str], members: MemberLookup | None) -> str:
+    """The name of the seat ``words`` name; a ``GameRuleError`` that says why not, and who it could be."""
+    if not words:
+        raise BadCommandError("say who: name a player, e.g. `@bob`")
+    wanted = " ".join(words).strip()
+    mention = _MENTION.match(wanted)
+    if mention is not None:
+        seat = _seat_of_member(table, mention.group(1))
+        if seat is None:
+            raise NotASeatError("the member you mentioned does not play at this table")
+        return seat.name
+    name = wanted.removeprefix("@").strip()
+    named = _named(table, name)
+    if named is not None and named.is_ai:
+        return named.name
+    if members is None:
+        if named is not None:
+            return named.name
+        raise _nobody(name)
+    try:
+        member = members("@" + name)
+    except MemberNameError as exc:
+        if named is not None and all(c.id == named.member for c in exc.candidates):
+            return named.name  # the table's own name for the seat; nobody else on the server goes by it
+        if named is None and not exc.candidates:
+            raise _nobody(name) from exc
+        if named is None:
+            raise AmbiguousPlayerError(f"{exc}, {MENU_HINT}") from exc
+        raise _ambiguous(name, named, table, exc.candidates) from exc
+    seat = _seat_of_member(table, member)
+    if named is not None and (seat is None or named.name != seat.name):
+        # the board calls another seat by this member's username
+        shown = seat.name if seat is not None else name
+        raise _ambiguous(name, named, table, (MemberCandidate(member, shown, name, by_username=True),))
+    if seat is None:
+        raise NotASeatError(f"{typed_shown(name)} does not play at this table")
+    return seat.name
+
+
+def _seat_of_member(table: Table, member: str) -> Seat | None:
+    """The seat ``member`` holds or held (a seat its member left is played by the AI, and is still a seat)."""
+    return next((s for s in table.seats if s.member == member), None)
+
+
+def _named(table: Table, name: str) -> Seat | None:
+    """The seat called ``name`` (without case); punctuation after it counts only when no seat has it."""
+    for wanted in dict.fromkeys((fold(name), fold(name.rstrip(_TRAILING)))):
+        found = next((s for s in table.seats if fold(s.name) == wanted), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _nobody(name: str) -> BadCommandError:
+    shown = fold(name)
+    shown = shown if len(shown) <= 40 else shown[:40] + "…"
+    return BadCommandError(f"nobody called `{shown.replace('`', '')}` sits at this table")
+
+
+def _ambiguous(name: str, named: Seat, table: Table, others: Sequence[MemberCandidate]) -> AmbiguousPlayerError:
+    """The seat the board calls ``name`` and members of the server who go by it are different people."""
+    own = next((c for c in others if c.id == named.member), None)
+    first = f"the seat **{plain(named.name)}**" + (f" ({typed_shown(own.username)})" if own is not None else "")
+    rest = [_who(table, c) for c in others if c.id != named.member]
+    return AmbiguousPlayerError(
+        f"{typed_shown(name)} could be {first} or {', '.join(rest)}; {HOW_TO_PICK}, {MENU_HINT}"
+    )
+
+
+def _who(table: Table, candidate: MemberCandidate) -> str:
+    seat = _seat_of_member(table, candidate.id)
+    if seat is None:
+        return f"{plain(candidate.display)} ({typed_shown(candidate.username)}, not at this table)"
+    return f"the seat **{plain(seat.name)}** ({typed_shown(candidate.username)})"
