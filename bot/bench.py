@@ -36,7 +36,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.router import Router
-from data.store import LoggedAction, Snapshot, Store
+from data.store import ArchiveRow, LoggedAction, Snapshot, Store
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -140,6 +140,7 @@ class TimedStore:
         source_line: int | None = None,
         seed: str | None = None,
         snapshot: str | None = None,
+        archive: Sequence[ArchiveRow] = (),
     ) -> bool:
         started = time.perf_counter()
         stored = await self.store.append(
@@ -153,6 +154,7 @@ class TimedStore:
             source_line=source_line,
             seed=seed,
             snapshot=snapshot,
+            archive=archive,
         )
         elapsed = time.perf_counter() - started
         self.appends += 1
@@ -165,6 +167,14 @@ class TimedStore:
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None:
         await self.store.write_snapshot(guild, seq=seq, at=at, body=body)
+
+    async def archived(
+        self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None
+    ) -> list[str]:
+        return await self.store.archived(guild, kind, limit=limit, numbers=numbers)
+
+    async def archived_count(self, guild: str, kind: str) -> int:
+        return await self.store.archived_count(guild, kind)
 
 
 @dataclass

@@ -34,6 +34,7 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, RuleError
 from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
+from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
@@ -311,11 +312,19 @@ class Router:
         if isinstance(action, ShowTrades):
             return views.trades(state, ctx.actor)
         if isinstance(action, ShowRulesetHistory):
-            return views.ruleset_history(state)
+            reach = action.page * views.HISTORY_PAGE
+            return views.ruleset_history(
+                state, await self.service.archive(guild, RulesetVersion, reach=reach), action.page
+            )
         if isinstance(action, ShowRulesetDiff):
-            return views.ruleset_diff(state, action.old, action.new)
+            kept = {v.version for v in state.ruleset_versions}
+            wanted = [n for n in {action.old, action.new} if n not in kept]
+            older = await self.service.archived(guild, RulesetVersion, numbers=wanted) if wanted else []
+            return views.ruleset_diff(state, action.old, action.new, older)
         if isinstance(action, ShowProposals):
-            return views.proposals(state)
+            reach = action.page * views.DECIDED_PAGE
+            return views.proposals(state, await self.service.archive(guild, Proposal, reach=reach), action.page)
         if isinstance(action, ShowRulings):
-            return views.rulings(state)
+            reach = action.page * views.DECIDED_PAGE
+            return views.rulings(state, await self.service.archive(guild, JudgeRequest, reach=reach), action.page)
         raise RuleError(f"`{action.kind}` is not a question I can answer")

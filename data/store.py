@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 import aiosqlite
 
@@ -34,6 +36,19 @@ class LoggedAction:
 class Snapshot:
     seq: int
     body: str
+
+
+class ArchiveRow(Protocol):
+    """A record leaving a guild's state (``games.nomic.archive.Archived`` is one)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def body(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -160,15 +175,16 @@ class Store:
         source_line: int | None = None,
         seed: str | None = None,
         snapshot: str | None = None,
+        archive: Sequence[ArchiveRow] = (),
     ) -> bool:
-        """Log one action (and optionally a snapshot) in one transaction.
+        """Log one action (and optionally a snapshot and archived records) in one transaction.
 
         Returns False, changing nothing, when the event was logged before. ``seed`` creates the
         guild's row with the first action of its round.
         """
         conn = self._conn
         row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
-        if seed is None and snapshot is None:
+        if seed is None and snapshot is None and not archive:
             # One statement in autocommit mode is its own transaction: one round trip, one commit.
             try:
                 await conn.execute(_INSERT_ACTION, row)
@@ -192,6 +208,13 @@ class Store:
                     " body = excluded.body",
                     (guild, seq, at.isoformat(), snapshot),
                 )
+            if archive:
+                await conn.executemany(
+                    "INSERT INTO archive (guild_id, kind, number, seq, archived_at, body) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (guild_id, kind, number) DO UPDATE SET seq = excluded.seq,"
+                    " archived_at = excluded.archived_at, body = excluded.body",
+                    [(guild, str(a.kind), a.number, seq, a.at.isoformat(), a.body) for a in archive],
+                )
             await conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             await conn.execute("ROLLBACK")
@@ -203,6 +226,32 @@ class Store:
                 await conn.execute("ROLLBACK")
             raise
         return True
+
+    async def archived(
+        self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None
+    ) -> list[str]:
+        """Archived records of one kind, newest (highest number) first: the ``limit`` newest, or those
+        with the given ``numbers``."""
+        sql = "SELECT body FROM archive WHERE guild_id = ? AND kind = ?"
+        params: list[object] = [guild, kind]
+        if numbers is not None:
+            if not numbers:
+                return []
+            sql += f" AND number IN ({', '.join('?' * len(numbers))})"
+            params.extend(numbers)
+        sql += " ORDER BY number DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        async with self._conn.execute(sql, params) as cur:
+            return [str(r[0]) for r in await cur.fetchall()]
+
+    async def archived_count(self, guild: str, kind: str) -> int:
+        async with self._conn.execute(
+            "SELECT COUNT(*) FROM archive WHERE guild_id = ? AND kind = ?", (guild, kind)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None:
         await self._conn.execute(

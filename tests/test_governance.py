@@ -54,7 +54,7 @@ from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
-from games.nomic.state import ProposalClass, ProposalStatus, RequestStatus, RoundState, Vote
+from games.nomic.state import Proposal, ProposalClass, ProposalStatus, RequestStatus, RoundState, Vote
 
 SUNDAY = datetime(2026, 12, 6, tzinfo=UTC)
 """A week's start (auction until Thursday 00:00, placements Saturday 00:00)."""
@@ -368,10 +368,16 @@ def test_edit_during_voting_retracts_without_returning_the_item() -> None:
     assert spm(state, "alice") == 0
     state = do(state, "bob", EditMessage(message="u1", text="urgent: b"), PROP, at=day(4, 3))
     assert state.proposals["u1"].status is ProposalStatus.RETRACTED
-    state = to_sunday(state)
-    assert state.proposals["s1"].status is ProposalStatus.RETRACTED
-    assert state.proposals["u1"].status is ProposalStatus.RETRACTED
-    assert spm(state, "alice") == 0
+    step = engine.advance(state, Tick(at=day(7), boundaries=(BoundaryKind.AUCTION_START,)), random.Random(1))
+    # both were decided before the week's start, so they leave the state for the archive as they were
+    assert "s1" not in step.state.proposals
+    assert "u1" not in step.state.proposals
+    archived = [Proposal.model_validate_json(a.body) for a in step.archived]
+    assert [(p.message, p.status) for p in archived] == [
+        ("s1", ProposalStatus.RETRACTED),
+        ("u1", ProposalStatus.RETRACTED),
+    ]
+    assert spm(step.state, "alice") == 0
 
 
 def test_delete_before_voting_returns_the_item_and_during_voting_does_not() -> None:

@@ -46,8 +46,9 @@ class Governance(commands.Cog):
         self.bot = bot
 
     @word("proposals")
-    async def proposals(self, ctx: Ctx) -> None:
-        await perform(ctx, "!proposals")
+    @app_commands.describe(page="older outcomes: page 2 and on")
+    async def proposals(self, ctx: Ctx, page: app_commands.Range[int, 1] | None = None) -> None:
+        await perform(ctx, line("!proposals", page))
 
     @word("request")
     @app_commands.describe(text="your question, or the statement whose truth you ask about")
@@ -101,8 +102,9 @@ class Governance(commands.Cog):
         await perform(ctx, "!resign")
 
     @word("rulings")
-    async def rulings(self, ctx: Ctx) -> None:
-        await perform(ctx, "!rulings")
+    @app_commands.describe(page="older settled requests: page 2 and on")
+    async def rulings(self, ctx: Ctx, page: app_commands.Range[int, 1] | None = None) -> None:
+        await perform(ctx, line("!rulings", page))
 
 
 async def setup(bot: NomicBot) -> None:

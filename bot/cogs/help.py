@@ -32,6 +32,7 @@ class Help(commands.Cog):
         show="the rules in force (default), their versions, or what changed between two versions",
         old="diff: the earlier version",
         new="diff: the later version",
+        page="history: older versions, page 2 and on",
     )
     async def ruleset(
         self,
@@ -39,9 +40,10 @@ class Help(commands.Cog):
         show: Literal["rules", "history", "diff"] = "rules",
         old: int | None = None,
         new: int | None = None,
+        page: app_commands.Range[int, 1] | None = None,
     ) -> None:
         if show == "history":
-            await perform(ctx, "!ruleset history")
+            await perform(ctx, line("!ruleset history", page))
         elif show == "diff":
             await perform(ctx, line("!ruleset diff", old, new))
         else:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.router import Router
-from bot.sim.statedoc import state_document
+from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
 from data.store import Store
 from data.table_store import TableStore
@@ -94,9 +94,9 @@ class ConsoleSession:
         elif verb == "delete" and len(words) == 1:
             await self.world.feed(DeleteLine(type="delete", at=self.now, message=words[0]))
         elif verb == "state":
-            state = await self.world.service.state(GUILD)
             tables = await self.world.tables.all_tables(GUILD) if self.world.tables is not None else []
-            self.say(json.dumps(state_document(state, self.now, tables), indent=2, ensure_ascii=False))
+            document = await guild_document(self.world.service, GUILD, self.now, tables)
+            self.say(json.dumps(document, indent=2, ensure_ascii=False))
         else:
             self.say("! unknown or incomplete console command; /help lists them")
         return True

@@ -18,7 +18,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from bot.router import Router
-from bot.sim.statedoc import state_document
+from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
 from data.store import Store
 from data.table_store import TableStore
@@ -125,7 +125,7 @@ async def _run(
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
     played = await tables.all_tables(GUILD) if tables is not None else []
-    document = state_document(state, now, played)
+    document = await guild_document(service, GUILD, now, played)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 

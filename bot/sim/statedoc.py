@@ -9,7 +9,8 @@ from typing import Any
 from bot.sim.world import iso
 from games.nomic.common import highest_bid
 from games.nomic.proposals import tally
-from games.nomic.state import RoundState
+from games.nomic.service import RoundService
+from games.nomic.state import JudgeRequest, Proposal, RoundState
 from games.tables.lobby import Table
 
 
@@ -34,7 +35,31 @@ def table_entry(table: Table) -> dict[str, Any]:
     }
 
 
-def state_document(state: RoundState | None, now: datetime, tables: Sequence[Table] = ()) -> dict[str, Any]:
+async def guild_document(
+    service: RoundService, guild: str, now: datetime, tables: Sequence[Table] = ()
+) -> dict[str, Any]:
+    """The state document of a guild: its state and the records that left it for the archive."""
+    state = await service.state(guild)
+    if state is None:
+        return state_document(None, now, tables)
+    return state_document(
+        state,
+        now,
+        tables,
+        archived_proposals=await service.archived(guild, Proposal),
+        archived_requests=await service.archived(guild, JudgeRequest),
+    )
+
+
+def state_document(
+    state: RoundState | None,
+    now: datetime,
+    tables: Sequence[Table] = (),
+    *,
+    archived_proposals: Sequence[Proposal] = (),
+    archived_requests: Sequence[JudgeRequest] = (),
+) -> dict[str, Any]:
+    """``archived_*``: the proposals and requests that left the state (``games.nomic.archive``)."""
     entries = [table_entry(t) for t in tables]
     if state is None:
         return {
@@ -67,7 +92,7 @@ def state_document(state: RoundState | None, now: datetime, tables: Sequence[Tab
             }
         )
     proposals = []
-    for p in sorted(state.proposals.values(), key=lambda p: p.number):
+    for p in sorted([*state.proposals.values(), *archived_proposals], key=lambda p: p.number):
         votes_for, votes_against = (p.votes_for, p.votes_against) if not p.status.open else tally(state, p.message)
         proposals.append(
             {
@@ -88,7 +113,7 @@ def state_document(state: RoundState | None, now: datetime, tables: Sequence[Tab
             "rulings": len(r.rulings),
             "confidence_vote": r.confidence is not None,
         }
-        for _, r in sorted(state.requests.items())
+        for r in sorted([*state.requests.values(), *archived_requests], key=lambda r: r.number)
     ]
     return {
         "now": iso(now),

@@ -219,6 +219,7 @@ class ShowTrades(_Query):
 
 class ShowRulesetHistory(_Query):
     kind: Literal["ruleset_history"] = "ruleset_history"
+    page: int = Field(1, ge=1)
 
 
 class ShowRulesetDiff(_Query):
@@ -229,10 +230,12 @@ class ShowRulesetDiff(_Query):
 
 class ShowProposals(_Query):
     kind: Literal["proposals"] = "proposals"
+    page: int = Field(1, ge=1)
 
 
 class ShowRulings(_Query):
     kind: Literal["rulings"] = "rulings"
+    page: int = Field(1, ge=1)
 
 
 class ShowHelp(_Query):

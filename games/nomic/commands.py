@@ -84,16 +84,16 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("decline", "!decline N", "decline trade N offered to you", _GA),
     CommandWord("cancel", "!cancel N", "withdraw your own trade offer N", _GA),
     CommandWord("trades", "!trades", "your open trade offers, both ways"),
-    CommandWord("proposals", "!proposals", "open proposals and recent outcomes"),
+    CommandWord("proposals", "!proposals [PAGE]", "open proposals and recent outcomes; older ones by page"),
     CommandWord("request", "!request TEXT", "ask the judge a question or for the truth of a statement", _GA),
     CommandWord("rule", "!rule N TEXT", "judge: answer request N (again, to replace your ruling)", _GA),
     CommandWord("overturn", "!overturn N", "call a vote of confidence on the ruling on request N", _GA),
     CommandWord("confidence", "!confidence N overturn|affirm", "vote in the vote of confidence on request N", _GA),
     CommandWord("remove-judge", "!remove-judge", "assent to removing the judge", _GA),
     CommandWord("resign", "!resign", "judge: step down", _GA),
-    CommandWord("rulings", "!rulings", "requests to the judge and the status of each ruling"),
+    CommandWord("rulings", "!rulings [PAGE]", "requests to the judge and each ruling's status; older ones by page"),
     CommandWord(
-        "ruleset", "!ruleset [history | diff V1 V2]", "the rules in force, their versions, or what changed"
+        "ruleset", "!ruleset [history [PAGE] | diff V1 V2]", "the rules in force, their versions, or what changed"
     ),
     CommandWord("phase", "!phase", "the current phase and the time left in it"),
     CommandWord("help", "!help", "what you can do here"),
@@ -123,8 +123,6 @@ _NO_ARGUMENTS: dict[str, Callable[[], Action]] = {
     "phase": ShowPhase,
     "trades": ShowTrades,
     "help": ShowHelp,
-    "proposals": ShowProposals,
-    "rulings": ShowRulings,
     "remove-judge": AssentRemoval,
     "resign": Resign,
 }
@@ -193,6 +191,11 @@ def parse(text: str, resolve: MemberResolver) -> Action:
         return _NO_ARGUMENTS[name]()
     if name == "ruleset":
         return _parse_ruleset(args)
+    if name in {"proposals", "rulings"}:
+        if len(args) > 1:
+            raise BadInputError(f"usage: `!{name} [PAGE]`")
+        page = _number(args[0], "page") if args else 1
+        return ShowProposals(page=page) if name == "proposals" else ShowRulings(page=page)
     if name == "request":
         if not args:
             raise BadInputError("usage: `!request TEXT`")
@@ -252,11 +255,11 @@ def _parse_ruleset(args: list[str]) -> Action:
     if not args:
         return ShowRuleset()
     verb = args[0].lower()
-    if verb == "history" and len(args) == 1:
-        return ShowRulesetHistory()
+    if verb == "history" and len(args) <= 2:
+        return ShowRulesetHistory(page=_number(args[1], "page") if len(args) == 2 else 1)
     if verb == "diff" and len(args) == 3:
         return ShowRulesetDiff(old=_number(args[1].lstrip("v"), "version"), new=_number(args[2].lstrip("v"), "version"))
-    raise BadInputError("usage: `!ruleset`, `!ruleset history` or `!ruleset diff V1 V2`")
+    raise BadInputError("usage: `!ruleset`, `!ruleset history [PAGE]` or `!ruleset diff V1 V2`")
 
 
 def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:

@@ -10,6 +10,7 @@ import bisect
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from games.nomic.archive import Archived
 from games.nomic.cards import missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import InsufficientError, NotAllowedError, NotAPlayerError, WrongChannelError
@@ -23,6 +24,8 @@ from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
 class Transition:
     state: RoundState
     events: tuple[Event, ...] = ()
+    archived: tuple[Archived, ...] = ()
+    """Records that left the state (``games.nomic.archive``): the store keeps them with the action."""
 
 
 def adopt_ruleset(state: RoundState, ruleset: Ruleset, record: RulesetVersion, at: datetime) -> RoundState:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.nomic import admin, auction, elections, judge, players, presenting, proposals, trades
+from games.nomic import admin, archive, auction, elections, judge, players, presenting, proposals, trades
 from games.nomic.actions import (
     AcceptTrade,
     Action,
@@ -146,6 +146,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     if tick.at <= state.clock:
         raise ConflictError("this moment's scheduled work has already been applied")
     events: list[Event] = []
+    retired: tuple[archive.Archived, ...] = ()
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
     step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
     state = step.state
@@ -174,8 +175,9 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
             step = _auction_start(state, tick)
             state = step.state
             events.extend(step.events)
+            state, retired = archive.retire(state, tick.at)
     state = state.model_copy(update={"clock": tick.at, "seq": state.seq + 1})
-    return Transition(state, tuple(events))
+    return Transition(state, tuple(events), retired)
 
 
 def _auction_start(state: RoundState, tick: Tick) -> Transition:

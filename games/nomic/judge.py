@@ -25,6 +25,8 @@ MAX_TEXT = 1500
 
 def _request(state: RoundState, number: int) -> JudgeRequest:
     request = state.requests.get(number)
+    if request is None and 0 < number < state.next_request:
+        raise ConflictError(f"request {number} is settled: its ruling can no longer be challenged or replaced")
     if request is None:
         raise UnknownError(f"there is no request {number}")
     return request

@@ -19,8 +19,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from games.nomic import engine
+from games.nomic import archive, engine
 from games.nomic.actions import Action, StartRound, Tick
+from games.nomic.archive import Archive, Archived, M
 from games.nomic.common import Transition
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
@@ -71,7 +72,14 @@ class ActionStore(Protocol):
         source_line: int | None = None,
         seed: str | None = None,
         snapshot: str | None = None,
+        archive: Sequence[Archived] = (),
     ) -> bool: ...
+
+    async def archived(
+        self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None
+    ) -> list[str]: ...
+
+    async def archived_count(self, guild: str, kind: str) -> int: ...
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None: ...
 
@@ -263,11 +271,25 @@ class RoundService:
             body=_Entry(ctx=ctx, action=action).model_dump_json(),
             source_line=source_line,
             snapshot=new.model_dump_json() if take_snapshot else None,
+            archive=step.archived,
         )
         if not stored:
             return Outcome(duplicate=True)
         self._states[guild] = new
         return Outcome(events=step.events)
+
+    async def archived(
+        self, guild: str, model: type[M], *, limit: int | None = None, numbers: Sequence[int] | None = None
+    ) -> list[M]:
+        """Records that left the guild's state (``games.nomic.archive``), newest first."""
+        bodies = await self._store.archived(guild, archive.KIND_OF[model].value, limit=limit, numbers=numbers)
+        return archive.load(model, bodies)
+
+    async def archive(self, guild: str, model: type[M], *, reach: int) -> Archive[M]:
+        """The ``reach`` newest archived records of a kind and their count: what a page of a view needs."""
+        total = await self._store.archived_count(guild, archive.KIND_OF[model].value)
+        newest = await self.archived(guild, model, limit=reach) if total else []
+        return Archive(newest, total)
 
     async def save_snapshots(self) -> None:
         """Write every cached state so the next start replays nothing (on a clean shutdown)."""

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from games.nomic.archive import Archive
 from games.nomic.common import highest_bid, member_label
 from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import RequestStatus, RoundState
+from games.nomic.state import JudgeRequest, Proposal, RequestStatus, RoundState, RulesetVersion
 from games.nomic.trades import offers_expire_at
+
+T = TypeVar("T", bound=BaseModel)
 
 
 def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
@@ -97,16 +105,47 @@ def option_lines(rules: Ruleset) -> list[str]:
     return out
 
 
-def ruleset_history(state: RoundState) -> str:
-    out = ["Ruleset versions:"]
-    for version in state.ruleset_versions:
+HISTORY_PAGE = 15
+"""Ruleset versions on one page of ``!ruleset history``."""
+DECIDED_PAGE = 10
+"""Decided proposals (or settled requests) on one page of ``!proposals`` (``!rulings``)."""
+IN_PLAY_SHOWN = 20
+"""Requests still in play listed by ``!rulings`` (the newest; the count of the rest is given)."""
+
+
+def _page(
+    live: Sequence[T], archive: Archive[T] | None, page: int, size: int, number: Callable[[T], int]
+) -> tuple[list[T], int]:
+    """Page ``page`` (from 1) of the records, newest first: those still in the state and the archived."""
+    archive = archive or Archive()
+    merged = sorted([*live, *archive.newest], key=number, reverse=True)
+    pages = max(1, -(-(len(live) + archive.total) // size))
+    return merged[(page - 1) * size : page * size], pages
+
+
+def _check_page(page: int, pages: int, what: str) -> None:
+    if page > pages:
+        raise UnknownError(f"{what} has {pages} page{'s' if pages != 1 else ''}")
+
+
+def _more(page: int, pages: int, command: str) -> str:
+    return f"Page {page} of {pages}: `{command} {page + 1}` for older ones." if page < pages else ""
+
+
+def ruleset_history(state: RoundState, archive: Archive[RulesetVersion] | None = None, page: int = 1) -> str:
+    shown, pages = _page(state.ruleset_versions, archive, page, HISTORY_PAGE, lambda v: v.version)
+    _check_page(page, pages, "the ruleset history")
+    out = ["Ruleset versions, newest first:"]
+    for version in shown:
         change = f": {version.change}" if version.change else ""
         out.append(f"v{version.version} - {version.at:%Y-%m-%d %H:%M} UTC by {version.by}{change}")
-    return "\n".join(out)
+    more = _more(page, pages, "!ruleset history")
+    return "\n".join([*out, more] if more else out)
 
 
-def ruleset_diff(state: RoundState, old: int, new: int) -> str:
-    versions = {v.version: v.ruleset for v in state.ruleset_versions}
+def ruleset_diff(state: RoundState, old: int, new: int, archived: Sequence[RulesetVersion] = ()) -> str:
+    """``archived``: the versions asked for that left the state (at least those)."""
+    versions = {v.version: v.ruleset for v in (*archived, *state.ruleset_versions)}
     for number in (old, new):
         if number not in versions:
             raise UnknownError(f"there is no ruleset version {number} (versions 1 to {state.ruleset_version})")
@@ -125,13 +164,16 @@ def _value(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def proposals(state: RoundState, *, recent: int = 5) -> str:
+def proposals(state: RoundState, archive: Archive[Proposal] | None = None, page: int = 1) -> str:
+    """Page 1: the open proposals and the latest outcomes; later pages: older outcomes."""
     open_ones = [p for p in state.proposals.values() if p.status.open]
     decided = [p for p in state.proposals.values() if not p.status.open]
-    if not open_ones and not decided:
+    if not open_ones and not decided and not (archive and archive.total):
         return "There are no proposals yet. Any message in #proposals is one."
+    shown, pages = _page(decided, archive, page, DECIDED_PAGE, lambda p: p.number)
+    _check_page(page, pages, "the list of proposals")
     out: list[str] = []
-    if open_ones:
+    if open_ones and page == 1:
         out.append("Open proposals:")
         for p in sorted(open_ones, key=lambda p: p.number):
             votes_for, votes_against = tally(state, p.message)
@@ -139,13 +181,14 @@ def proposals(state: RoundState, *, recent: int = 5) -> str:
                 f"{p.number}. {p.kind.value} by {p.author_name}, {p.status.value}"
                 f" ({votes_for} 👍, {votes_against} 👎 so far): {_excerpt(p.text)}"
             )
-    if decided:
-        out.append("Recently decided:")
+    if shown:
+        out.append("Decided, newest first:" if page == 1 else f"Decided, newest first (page {page}):")
         out.extend(
             f"{p.number}. {p.status.value} ({p.votes_for} for, {p.votes_against} against): {_excerpt(p.text)}"
-            for p in sorted(decided, key=lambda p: p.number)[-recent:]
+            for p in shown
         )
-    return "\n".join(out)
+    more = _more(page, pages, "!proposals")
+    return "\n".join([*out, more] if more else out)
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
@@ -153,20 +196,34 @@ def _excerpt(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def rulings(state: RoundState, *, recent: int = 15) -> str:
+def rulings(state: RoundState, archive: Archive[JudgeRequest] | None = None, page: int = 1) -> str:
+    """Page 1: the requests still in play and the latest settled ones; later pages: older settled ones."""
     judge = state.judge_name or "nobody"
-    if not state.requests:
+    if not state.requests and not (archive and archive.total):
         return f"The judge is {judge}. There are no requests yet; ask with `!request TEXT`."
-    out = [f"The judge is {judge}. Requests:"]
-    for number in sorted(state.requests)[-recent:]:
-        r = state.requests[number]
-        line = f"{number}. {r.status.value} - {_excerpt(r.text, 60)} (by {r.by_name})"
-        if r.status is RequestStatus.OPEN and r.by == state.judge:
-            line += "; the judge made it, so it waits for another judge"
-        if r.rulings:
-            last = r.rulings[-1]
-            line += f"\n   ruling by {last.judge_name}: {_excerpt(last.text, 100)}"
-        if r.confidence is not None:
-            line += f"\n   vote of confidence until {r.confidence.ends_at:%Y-%m-%d %H:%M} UTC"
-        out.append(line)
-    return "\n".join(out)
+    shown, pages = _page((), archive, page, DECIDED_PAGE, lambda r: r.number)
+    _check_page(page, pages, "the list of rulings")
+    out = [f"The judge is {judge}."]
+    if state.requests and page == 1:
+        in_play = sorted(state.requests)
+        out.append("Requests in play:")
+        if len(in_play) > IN_PLAY_SHOWN:
+            out.append(f"({len(in_play) - IN_PLAY_SHOWN} earlier ones are in play too: ask by number.)")
+        out.extend(_request_line(state, state.requests[n]) for n in in_play[-IN_PLAY_SHOWN:])
+    if shown:
+        out.append("Settled, newest first:" if page == 1 else f"Settled, newest first (page {page}):")
+        out.extend(_request_line(state, r) for r in shown)
+    more = _more(page, pages, "!rulings")
+    return "\n".join([*out, more] if more else out)
+
+
+def _request_line(state: RoundState, r: JudgeRequest) -> str:
+    line = f"{r.number}. {r.status.value} - {_excerpt(r.text, 60)} (by {r.by_name})"
+    if r.status is RequestStatus.OPEN and r.by == state.judge:
+        line += "; the judge made it, so it waits for another judge"
+    if r.rulings:
+        last = r.rulings[-1]
+        line += f"\n   ruling by {last.judge_name}: {_excerpt(last.text, 100)}"
+    if r.confidence is not None:
+        line += f"\n   vote of confidence until {r.confidence.ends_at:%Y-%m-%d %H:%M} UTC"
+    return line
