@@ -92,7 +92,10 @@ NEEDS: tuple[Need, ...] = (
     Need(
         "create_public_threads",
         "Create Public Threads",
-        {GA: "`!play` cannot open a table's thread here, so thread games cannot start from this channel"},
+        {
+            GA: "`!play` cannot open a table's thread here, so thread games cannot start from this channel",
+            PRO: "new proposals get no thread of their own for discussion (the proposals count all the same)",
+        },
         implied_by="view_channel",
     ),
     Need(
