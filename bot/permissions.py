@@ -50,7 +50,7 @@ NEEDS: tuple[Need, ...] = (
         "send_messages",
         "Send Messages",
         {
-            AUC: "bids get no answer, and the auction's opening, results and lot board are not posted",
+            AUC: "bids get no answer, and the auction's results and the lot board are not posted",
             GA: "commands get no answer, and the round's announcements (phases, placements, trades, rulings) are lost",
             PRO: "refused proposals get no answer and the outcomes of votes are not announced",
             JE: "the result of the judge election is not announced",
@@ -107,7 +107,7 @@ NEEDS: tuple[Need, ...] = (
     Need(
         "manage_messages",
         "Manage Messages",
-        _everywhere("nothing breaks today: I never delete or pin anyone else's messages"),
+        _everywhere("nothing breaks today (I never delete or pin anyone else's messages)"),
         implied_by="view_channel",
         optional=True,
     ),
