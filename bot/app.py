@@ -26,10 +26,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import notices
 from bot.board import BoardPoster
 from bot.cogs.base import present
 from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
+from bot.notices import Notices
+from bot.permissions import cannot_post
 from bot.router import Post, Router, error_text, outcome_posts
 from bot.settings import Settings
 from data.store import Store
@@ -58,6 +61,11 @@ COGS = (
 )
 GLOBAL_SYNC_KEY = "global_commands_sha256"
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
+ROUND_POST = "an announcement of the round"
+SETUP_TIP = (
+    "Moderators: `!setup` checks the round's channels and the permissions I lack in them, and `!admin sync` "
+    "registers the slash commands here."
+)
 
 
 def intents() -> discord.Intents:
@@ -100,6 +108,7 @@ class NomicBot(commands.Bot):
         self._configs: dict[int, GuildConfig] = {}
         self.board = BoardPoster(self, settings.board_refresh_seconds)
         self.desk = TableDesk(self)
+        self.notices = Notices(self)
 
     # -- life cycle --
 
@@ -223,12 +232,24 @@ class NomicBot(commands.Bot):
             if outcome.accepted:
                 arm = True
                 log.info("guild %s: the round started at %s", guild.id, now.isoformat())
-                posts = [Post(e.text(), channel=ChannelRole.GAME_ACTIONS) for e in outcome.events]
-                await self.deliver(guild, posts)
+                texts = [e.text() for e in outcome.events]
+                await self.deliver(guild, [Post("\n".join([*texts, SETUP_TIP]), channel=ChannelRole.GAME_ACTIONS)])
         if await self.catch_up(guild):
             return
         if arm and self.scheduler is not None:
             await self.scheduler.arm(str(guild.id))
+
+    async def on_guild_join(self, guild: discord.Guild, /) -> None:
+        """Invited to a server: its round starts now, announced in #game-actions."""
+        await self.ensure_round(guild, arm=True)
+
+    async def on_guild_available(self, guild: discord.Guild, /) -> None:
+        """A server back after an outage (or, for some gateways, just joined): start or catch up its round.
+
+        At login every server is also "available"; ``on_ready`` (bot/cogs/events.py) handles those.
+        """
+        if self.is_ready():
+            await self.ensure_round(guild, arm=True)
 
     async def catch_up(self, guild: discord.Guild) -> bool:
         """Apply and announce the scheduled work due by now (the timers may not have fired yet):
@@ -267,7 +288,7 @@ class NomicBot(commands.Bot):
 
     async def deliver(self, guild: discord.Guild, posts: list[Post]) -> None:
         """Post announcements in their mapped channels (as replies where they answer a message);
-        a table's posts in the table's thread."""
+        a table's posts in the table's thread. What cannot be posted is told to the moderators."""
         if any(post.thread is not None for post in posts):
             await self.desk.deliver(guild, posts)
         config = await self.config(guild.id)
@@ -278,14 +299,45 @@ class NomicBot(commands.Bot):
             channel = config.channel_for(guild, role)
             if channel is None:
                 log.warning("guild %s has no #%s channel; not posted: %s", guild.id, role.value, post.text[:80])
+                lost = config.lost_channel(guild, role)
+                failure = (
+                    notices.gone(role, lost, ROUND_POST) if lost is not None else notices.no_channel(role, ROUND_POST)
+                )
+                await self.notices.report(guild, config, failure)
                 continue
-            reference = reply_reference(channel, post.reply_to)
-            for part in chunks(config.localize(post.text, guild)):
-                try:
-                    await channel.send(part, reference=reference)  # type: ignore[arg-type]
-                except discord.HTTPException:
+            await self.post_or_tell(guild, config, channel, config.localize(post.text, guild), reply_to=post.reply_to)
+
+    async def post_or_tell(
+        self,
+        guild: discord.Guild,
+        config: GuildConfig,
+        channel: discord.TextChannel,
+        text: str,
+        *,
+        reply_to: str | None = None,
+        lost: str = ROUND_POST,
+    ) -> bool:
+        """Post ``text`` in ``channel``; when the bot may not, or Discord refuses, tell the moderators (once)."""
+        me = guild.me
+        missing = cannot_post(channel, me)
+        if missing:
+            await self.notices.report(guild, config, notices.forbidden(channel, missing, lost))
+            return False
+        # a reply needs Read Message History: without it the announcement still goes, unquoted
+        quoting = channel.permissions_for(me).read_message_history
+        reference = reply_reference(channel, reply_to) if quoting else None
+        for part in chunks(text):
+            try:
+                await channel.send(part, reference=reference)  # type: ignore[arg-type]
+            except discord.HTTPException as exc:
+                failure = notices.from_error(exc, channel, me, lost)
+                if failure is None:
                     log.exception("guild %s: could not post in #%s", guild.id, channel.name)
-                reference = None
+                else:
+                    await self.notices.report(guild, config, failure)
+                return False
+            reference = None
+        return True
 
     def context(
         self,

@@ -72,6 +72,13 @@ class GuildConfig:
             return channel if isinstance(channel, discord.TextChannel) else None
         return discord.utils.get(guild.text_channels, name=role.value)
 
+    def lost_channel(self, guild: discord.Guild, role: ChannelRole) -> int | None:
+        """The id of the channel chosen for ``role`` when it no longer exists (or the bot cannot see it)."""
+        bound = self.channels.get(role)
+        if bound is None or isinstance(guild.get_channel(bound), discord.TextChannel):
+            return None
+        return bound
+
     def localize(self, text: str, guild: discord.Guild | None) -> str:
         """Turn the rules' ``#auctions`` into a link to the channel that plays that role here."""
         if guild is None:

@@ -3,6 +3,11 @@
 ``!admin give|take|lot|set`` are command words of the round and go the one path (the rules check
 that the member is a moderator). ``!admin sync`` and ``/setup`` configure the Discord side only:
 the slash commands of this server, which channel plays which role, and the moderator role.
+
+``!setup`` (``/setup server``) does the whole setup in one step and answers with one report: the
+channel of each role and what the bot lacks there, in words that say what would break. Discord
+cannot run a command that has subcommands, so the slash form of ``!setup`` is the group's
+``server`` subcommand. ``/setup show`` gives the same report and changes nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from discord.ext import commands
 from bot.cogs.base import Ctx, group, line, perform, reply, sub, summary
 from bot.cogs.economy import MAX_CHOICES, state_of
 from bot.discord_io import ROLES, GuildConfig
+from bot.permissions import Lack, Need, lacking
 from bot.router import error_text
 from games.nomic.context import ChannelRole
 from games.nomic.errors import BadInputError, NotAllowedError
@@ -28,8 +34,36 @@ NOT_A_MODERATOR = NotAllowedError("only moderators (Manage Server, or the modera
 ROLE_CHOICES = [app_commands.Choice(name=role.value, value=role.value) for role in ROLES]
 SETUP_CHANNEL_USAGE = "usage: `!setup channel ROLE #channel` (ROLE: " + ", ".join(r.value for r in ROLES) + ")"
 SETUP_ROLE_USAGE = "usage: `!setup moderator-role @role` (or `none`)"
+SETUP_USAGE = (
+    "usage: `!setup` alone, or with the channels to use and the moderator role, e.g. "
+    "`!setup auctions #bids game-actions #play moderator-role @Mods`"
+)
+SETUP_DESCRIPTION = "moderators: set up the round's channels and moderator role; report what I lack"
+MODERATOR_ROLE_OPTION = "moderator-role"
 _CHANNEL = re.compile(r"^<#(\d{5,25})>$")
 _ROLE = re.compile(r"^<@&(\d{5,25})>$")
+
+
+def _setup_group(func: Any) -> commands.HybridGroup[Any, ..., None]:
+    return SetupGroup(
+        func,
+        name="setup",
+        description=SETUP_DESCRIPTION,
+        invoke_without_command=True,
+        case_insensitive=True,
+        fallback="server",
+    )
+
+
+class SetupGroup(commands.HybridGroup[Any, ..., None]):
+    """``!setup`` reads the message as typed (its options are pairs of words); ``/setup server`` has typed options."""
+
+    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
+        if ctx.interaction is not None:
+            await super()._parse_arguments(ctx)
+            return
+        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
+        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 class Admin(commands.Cog):
@@ -104,10 +138,87 @@ class Admin(commands.Cog):
         await self.bot.tree.sync(guild=ctx.guild)
         await reply(ctx, "Removed this server's slash commands (global ones, if synced, stay).")
 
-    @group("setup", "moderators: which channel plays which role, and the moderator role")
-    async def setup_group(self, ctx: Ctx) -> None:
-        if await self._moderator(ctx) is not None:
-            await reply(ctx, error_text(BadInputError(f"{SETUP_CHANNEL_USAGE}, {SETUP_ROLE_USAGE} or `!setup show`")))
+    @_setup_group
+    @app_commands.rename(
+        game_actions="game-actions", judge_elections="judge-elections", moderator_role=MODERATOR_ROLE_OPTION
+    )
+    @app_commands.describe(
+        auctions="the channel for bids (left out: the one chosen before, or the one named auctions)",
+        game_actions="the channel for commands and news (left out: as chosen before, or named game-actions)",
+        proposals="the channel for proposals (left out: the one chosen before, or the one named proposals)",
+        judge_elections="the channel for candidacies (left out: as chosen before, or named judge-elections)",
+        moderator_role="members with this role are moderators too (left out: unchanged)",
+    )
+    async def setup_group(  # noqa: PLR0917 (the slash form's options)
+        self,
+        ctx: Ctx,
+        auctions: discord.TextChannel | None = None,
+        game_actions: discord.TextChannel | None = None,
+        proposals: discord.TextChannel | None = None,
+        judge_elections: discord.TextChannel | None = None,
+        moderator_role: discord.Role | None = None,
+    ) -> None:
+        """``!setup`` / ``/setup server``: every role's channel and the moderator role in one step."""
+        config = await self._moderator(ctx)
+        if config is None or ctx.guild is None:
+            return
+        chosen: dict[ChannelRole, discord.TextChannel]
+        if ctx.interaction is None:
+            parsed = self._read_setup_args(ctx)
+            if isinstance(parsed, str):
+                await reply(ctx, parsed, ephemeral=True)
+                return
+            chosen, moderator_role = parsed
+        else:
+            given = zip(ROLES, (auctions, game_actions, proposals, judge_elections), strict=True)
+            chosen = {role: channel for role, channel in given if channel is not None}
+        plan = plan_setup(ctx.guild, config, chosen)
+        if isinstance(plan, str):
+            await reply(ctx, error_text(BadInputError(plan)), ephemeral=True)
+            return
+        guild_id = str(ctx.guild.id)
+        for role in ROLES:
+            channel, _ = plan[role]
+            wanted = channel.id if channel is not None else None
+            if config.channels.get(role) != wanted:
+                await self.bot.db.bind_channel(guild_id, role.value, str(wanted) if wanted is not None else None)
+        if moderator_role is not None:
+            await self.bot.db.set_moderator_role(guild_id, str(moderator_role.id))
+        self.bot.forget_config(ctx.guild.id)
+        self.bot.notices.forget(ctx.guild.id)
+        config = await self.bot.config(ctx.guild.id)
+        how = {role: plan[role][1] for role in ROLES}
+        head = "Set up.\n"
+        if moderator_role is not None:
+            head = f"Set up; members with the {moderator_role.name} role are moderators.\n"
+        await reply(ctx, head + setup_report(ctx.guild, config, how, self.bot.settings.moderator_role), ephemeral=True)
+
+    def _read_setup_args(self, ctx: Ctx) -> tuple[dict[ChannelRole, discord.TextChannel], discord.Role | None] | str:
+        """``!setup [ROLE #channel]... [moderator-role @role]`` as typed; a string answers what cannot be read."""
+        guild = ctx.guild
+        args = ctx.message.content.split()[1:]
+        if args and args[0].lower() == "server":
+            args = args[1:]  # `!setup server`, as the slash form is called
+        usage = error_text(BadInputError(SETUP_USAGE))
+        if guild is None or len(args) % 2:
+            return usage
+        chosen: dict[ChannelRole, discord.TextChannel] = {}
+        moderator: discord.Role | None = None
+        names = {r.value: r for r in ROLES}
+        for word, value in zip(args[::2], args[1::2], strict=True):
+            key = word.lower().lstrip("#").rstrip(":")
+            if key == MODERATOR_ROLE_OPTION:
+                moderator = _role_named(guild, value)
+                if moderator is None:
+                    return error_text(BadInputError(f"there is no role {value[:40]} here"))
+            elif key in names:
+                found = _channel_named(guild, value)
+                if found is None:
+                    return error_text(BadInputError(f"there is no text channel {value[:40]} here"))
+                chosen[names[key]] = found
+            else:
+                return usage
+        return chosen, moderator
 
     @sub(setup_group, "channel", "moderators: use a channel for a role (auctions, game-actions, ...)")
     @app_commands.describe(role="the channel role", channel="the channel (left out: the one named after the role)")
@@ -131,6 +242,7 @@ class Admin(commands.Cog):
                     return
         await self.bot.db.bind_channel(str(ctx.guild.id), chosen.value, str(channel.id) if channel else None)
         self.bot.forget_config(ctx.guild.id)
+        self.bot.notices.forget(ctx.guild.id)
         if channel is None:
             await reply(ctx, f"The {chosen.value} role is back to the channel named #{chosen.value}.")
         else:
@@ -147,13 +259,8 @@ class Admin(commands.Cog):
             return usage
         if len(args) == 1:
             return role, None
-        match = _CHANNEL.match(args[1])
-        found: Any = (
-            ctx.guild.get_channel(int(match.group(1)))
-            if match
-            else discord.utils.get(ctx.guild.text_channels, name=args[1].lstrip("#"))
-        )
-        if not isinstance(found, discord.TextChannel):
+        found = _channel_named(ctx.guild, args[1])
+        if found is None:
             return error_text(BadInputError(f"there is no text channel {args[1][:40]} here"))
         return role, found
 
@@ -167,37 +274,134 @@ class Admin(commands.Cog):
             if len(args) != 1:
                 await reply(ctx, error_text(BadInputError(SETUP_ROLE_USAGE)), ephemeral=True)
                 return
-            match = _ROLE.match(args[0])
-            role = (
-                ctx.guild.get_role(int(match.group(1)))
-                if match
-                else discord.utils.get(ctx.guild.roles, name=args[0].lstrip("@"))
-            )
+            role = _role_named(ctx.guild, args[0])
             if role is None and args[0].lower() != "none":
                 await reply(ctx, error_text(BadInputError(f"there is no role {args[0][:40]} here")), ephemeral=True)
                 return
         await self.bot.db.set_moderator_role(str(ctx.guild.id), str(role.id) if role else None)
         self.bot.forget_config(ctx.guild.id)
+        self.bot.notices.forget(ctx.guild.id)
         if role is None:
             await reply(ctx, "No role makes a member a moderator now (Manage Server still does).")
         else:
             await reply(ctx, f"Members with the {role.name} role are moderators now.")
 
-    @sub(setup_group, "show", "moderators: the channels of each role and the moderator role")
+    @sub(setup_group, "show", "moderators: each role's channel and what I lack there; changes nothing")
     async def setup_show(self, ctx: Ctx) -> None:
         config = await self._moderator(ctx)
         if config is None or ctx.guild is None:
             return
-        lines = []
-        for role in ROLES:
-            channel = config.channel_for(ctx.guild, role)
-            how = "bound" if role in config.channels else "by name"
-            lines.append(f"{role.value}: {channel.mention + f' ({how})' if channel else 'no channel'}")
-        moderator = ctx.guild.get_role(config.moderator_role) if config.moderator_role else None
-        lines.append(f"moderator role: {moderator.name if moderator else 'none'} (and Manage Server)")
-        if self.bot.settings.moderator_role:
-            lines.append(f"from the settings: members with the {self.bot.settings.moderator_role} role")
-        await reply(ctx, "\n".join(lines), ephemeral=True)
+        how = {role: "chosen" if role in config.channels else "found by name" for role in ROLES}
+        await reply(ctx, setup_report(ctx.guild, config, how, self.bot.settings.moderator_role), ephemeral=True)
+
+
+def _channel_named(guild: discord.Guild, text: str) -> discord.TextChannel | None:
+    match = _CHANNEL.match(text)
+    found: Any = (
+        guild.get_channel(int(match.group(1)))
+        if match
+        else discord.utils.get(guild.text_channels, name=text.lstrip("#").lower())
+    )
+    return found if isinstance(found, discord.TextChannel) else None
+
+
+def _role_named(guild: discord.Guild, text: str) -> discord.Role | None:
+    match = _ROLE.match(text)
+    return guild.get_role(int(match.group(1))) if match else discord.utils.get(guild.roles, name=text.lstrip("@"))
+
+
+Plan = dict[ChannelRole, tuple[discord.TextChannel | None, str]]
+
+
+def plan_setup(guild: discord.Guild, config: GuildConfig, chosen: dict[ChannelRole, discord.TextChannel]) -> Plan | str:
+    """Each role's channel after ``!setup``, and how it was decided; a string says why it cannot be done.
+
+    A channel given now wins; else a chosen channel that still exists is kept; else the channel
+    named after the role is found and bound (by id, so renaming it later changes nothing). No
+    channel plays two roles.
+    """
+    plan: Plan = {}
+    taken: dict[int, ChannelRole] = {}
+    for role, channel in chosen.items():
+        if channel.id in taken:
+            return f"{channel.mention} cannot be both #{taken[channel.id].value} and #{role.value}"
+        taken[channel.id] = role
+        plan[role] = (channel, "chosen now")
+    for role in ROLES:
+        bound = config.channels.get(role)
+        if role in plan or bound is None:
+            continue
+        kept = guild.get_channel(bound)
+        if not isinstance(kept, discord.TextChannel):
+            continue
+        if kept.id in taken:
+            return (
+                f"{kept.mention} plays #{role.value} now; choose another channel for #{role.value} in the same"
+                f" command, e.g. `{role.value} #channel`"
+            )
+        taken[kept.id] = role
+        plan[role] = (kept, "kept")
+    for role in ROLES:
+        if role in plan:
+            continue
+        named = discord.utils.get(guild.text_channels, name=role.value)
+        if named is not None and named.id not in taken:
+            taken[named.id] = role
+            plan[role] = (named, "found by name")
+        elif named is not None:
+            plan[role] = (None, f"#{role.value} plays #{taken[named.id].value}")
+        else:
+            plan[role] = (None, "none")
+    return plan
+
+
+def setup_report(
+    guild: discord.Guild, config: GuildConfig, how: dict[ChannelRole, str], from_settings: str | None
+) -> str:
+    """Each role's channel and what the bot lacks there, with what that breaks; then the moderators."""
+    me = guild.me
+    lines: list[str] = []
+    problems = 0
+    optional: dict[str, tuple[Need, list[str]]] = {}
+    for role in ROLES:
+        channel = config.channel_for(guild, role)
+        if channel is None:
+            problems += 1
+            lost = config.lost_channel(guild, role)
+            why = "the channel chosen for it is gone" if lost is not None else how.get(role, "none")
+            why = "no channel" if why == "none" else why
+            lines.append(
+                f"**#{role.value}**: {why}. Create a text channel named `{role.value}`, or choose one:"
+                f" `/setup server {role.value}:#channel` (`!setup {role.value} #channel`)."
+            )
+            continue
+        lacks: list[Lack] = lacking(channel, me, role) if me is not None else []
+        needed = [lack for lack in lacks if not lack.need.optional]
+        for lack in lacks:
+            if lack.need.optional:
+                optional.setdefault(lack.need.flag, (lack.need, []))[1].append(channel.mention)
+        label = f"**#{role.value}** → {channel.mention} ({how.get(role, 'found by name')})"
+        if not needed:
+            lines.append(f"{label}: ✅ I have what I need there.")
+            continue
+        problems += len(needed)
+        lines.append(f"{label}: I lack")
+        lines.extend(f"- {lack.text}" for lack in needed)
+    moderator = guild.get_role(config.moderator_role) if config.moderator_role else None
+    who = f"moderator role: {moderator.name}" if moderator is not None else "moderator role: none"
+    lines.append(f"{who} (members with Manage Server are moderators too)")
+    if from_settings:
+        lines.append(f"from the settings: members with the {from_settings} role")
+    for need, where in optional.values():
+        lines.append(f"Optional, {need.name} (lacking in {', '.join(where)}): {next(iter(need.breaks.values()))}.")
+    if problems:
+        lines.append(
+            f"{problems} thing{'s' if problems > 1 else ''} to fix: give me those permissions in each channel's"
+            " settings (Edit Channel → Permissions), or choose other channels; then `/setup show` checks again."
+        )
+    else:
+        lines.append("Everything the round needs is in place.")
+    return "\n".join(lines)
 
 
 async def setup(bot: NomicBot) -> None:

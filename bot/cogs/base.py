@@ -208,8 +208,9 @@ async def _rulings(ctx: Ctx, context: Context, action: Any, text: str) -> None:
 
 HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
 HELP_MODERATORS = (
-    "Moderators: `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
-    "judge-elections), `/setup moderator-role @role` names the moderator role, `/setup show` lists both; "
+    "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "
+    "in each; `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
+    "judge-elections), `/setup moderator-role @role` names the moderator role, `/setup show` reports both; "
     "`!admin sync` registers the slash commands in this server."
 )
 

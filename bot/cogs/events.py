@@ -51,10 +51,6 @@ class RoundEvents(commands.Cog):
         log.info("ready in %d guilds", len(self.bot.guilds))
 
     @commands.Cog.listener()
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self.bot.ensure_round(guild, arm=True)
-
-    @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         """A player's message in #proposals is a proposal; in #judge-elections, a candidacy."""
         if message.author.bot or message.guild is None:

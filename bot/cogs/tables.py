@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import notices
 from bot.cogs.base import Ctx, line, perform, word
 from bot.discord_io import chunks, command_text, dms_closed, resolver
 from bot.render import embeds
@@ -411,21 +412,45 @@ class TableDesk:
             target = place if post.thread is not None else (origin.channel if origin is not None else None)
             if target is None:
                 log.warning("guild %s: nowhere to post for %s: %s", guild.id, post.thread, post.text[:80])
+                config = await self.bot.config(guild.id)
+                lost = f"a message of the table {post.thread}"
+                await self.bot.notices.report(guild, config, notices.no_channel(ChannelRole.GAME_ACTIONS, lost))
                 continue
             for kwargs in messages:
-                await self._post(origin, target, kwargs, quiet=post.kind == "help")
+                if not await self._post(origin, target, kwargs, quiet=post.kind == "help", table=post.thread):
+                    break
 
-    async def _post(self, origin: Origin | None, target: Any, kwargs: dict[str, Any], *, quiet: bool = False) -> None:
+    async def _post(
+        self,
+        origin: Origin | None,
+        target: Any,
+        kwargs: dict[str, Any],
+        *,
+        quiet: bool = False,
+        table: str | None = None,
+    ) -> bool:
         """One message: the command's answer where it was used (``quiet``: only its member sees a
-        slash command's), or a message in the table's thread."""
+        slash command's), or a message in the table's thread. A message Discord refuses in a thread
+        or channel is told to the moderators (once per channel and cause); returns whether it went."""
         same = origin is not None and getattr(origin.channel, "id", None) == getattr(target, "id", None)
+        interaction = same and origin is not None and origin.interaction is not None and not origin.component
         try:
             if same and origin is not None and not origin.component:
                 await self._say(origin, ephemeral=quiet, **kwargs)
             else:
                 await target.send(**kwargs)
-        except discord.HTTPException:
-            log.exception("could not post in %s", getattr(target, "name", target))
+        except discord.HTTPException as exc:
+            guild = getattr(target, "guild", None)
+            lost = f"a message of the table {table}" if table else "a message of a thread game"
+            failure = None
+            if not interaction and isinstance(guild, discord.Guild):
+                failure = notices.from_error(exc, target, guild.me, lost)
+            if failure is None or not isinstance(guild, discord.Guild):
+                log.exception("could not post in %s", getattr(target, "name", target))
+            else:
+                await self.bot.notices.report(guild, await self.bot.config(guild.id), failure)
+            return False
+        return True
 
     async def _say(self, origin: Origin, *, ephemeral: bool = False, **kwargs: Any) -> None:
         """Answer where the command was used: the interaction's answer (or a follow-up), or a reply."""
@@ -550,8 +575,12 @@ class TableDesk:
                 " buttons work here; its typed commands need the thread. A moderator can give me the Create"
                 " Public Threads permission: the thread opens with the table's next message."
             )
-        except discord.HTTPException:
-            log.exception("guild %s: could not post the table %s anywhere", guild.id, table)
+        except discord.HTTPException as exc:
+            failure = notices.from_error(exc, home, guild.me, f"the note that the table {table} could not get a thread")
+            if failure is None:
+                log.exception("guild %s: could not post the table %s anywhere", guild.id, table)
+            else:
+                await self.bot.notices.report(guild, await self.bot.config(guild.id), failure)
         return home
 
     async def _bound_thread(self, guild: discord.Guild, table: str) -> discord.Thread | None:
