@@ -270,7 +270,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[
     return out
 
 
-@pytest.mark.parametrize(("scenario", "survive"), [(WEEK, 12), (WEEK, 30), (TABLES, 15)])
+@pytest.mark.parametrize(("scenario", "survive"), [(WEEK, 12), (TABLES, 15)])
 def test_sigkilled_replay_resumes_exactly(
     tmp_path: Path, uninterrupted: dict[Path, tuple[dict[str, Any], dict[str, Any]]], scenario: Path, survive: int
 ) -> None:

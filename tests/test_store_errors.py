@@ -10,11 +10,13 @@ only guards against a hang (the defect: a connection left open kept the process 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -40,12 +42,20 @@ def no_thread_left(before: set[threading.Thread]) -> None:
         assert not thread.is_alive(), f"{thread.name} still runs: a connection was left open"
 
 
-def good_database(path: Path) -> Path:
-    """A database with a played week in it (large enough that cutting it in half damages it)."""
+@functools.cache
+def _played_week() -> bytes:
     from bot.sim.replay import read_scenario, replay
 
-    asyncio.run(replay(read_scenario(WEEK, sys.stderr), seed="7", db=path))
-    assert not path.with_name(path.name + "-wal").exists()
+    with tempfile.TemporaryDirectory(prefix="nomic-good-") as tmp:
+        path = Path(tmp) / "week.db"
+        asyncio.run(replay(read_scenario(WEEK, sys.stderr), seed="7", db=path))
+        assert not path.with_name(path.name + "-wal").exists()
+        return path.read_bytes()
+
+
+def good_database(path: Path) -> Path:
+    """A database with a played week in it (large enough that cutting it in half damages it)."""
+    path.write_bytes(_played_week())
     return path
 
 
