@@ -1,4 +1,8 @@
-"""``python -m bot run | console | replay | selfplay | bench``."""
+"""``python -m bot run | console | replay | selfplay | bench``.
+
+Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
+such scenario file), 3 the database file cannot be used (``EXIT_STORE``).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+EXIT_STORE = 3
+"""The database file cannot be used (not a database, damaged, read-only, from a newer version):
+one line on stderr says which file, what is wrong and what to do."""
+
 
 def _instant(text: str) -> datetime:
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -18,7 +26,12 @@ def _instant(text: str) -> datetime:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="The Nomic round bot.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="The Nomic round bot.",
+        epilog="Exit status: 0 done, 1 Discord refused the token or could not be reached, 2 a usage error,"
+        f" {EXIT_STORE} the database file cannot be used (one line on stderr says why).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run on Discord (or open the console when no DISCORD_TOKEN is set)")
     con = sub.add_parser("console", help="the interactive simulator")
@@ -54,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from data.store import StoreOpenError
+
+    try:
+        return _command(args)
+    except StoreOpenError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_STORE
+
+
+def _command(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from bot.sim.replay import replay_file
 

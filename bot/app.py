@@ -112,13 +112,29 @@ class NomicBot(commands.Bot):
 
     # -- life cycle --
 
-    async def setup_hook(self) -> None:
+    async def open_store(self) -> tuple[Store, TableStore]:
+        """Open the database (both connections), once. ``StoreOpenError`` leaves nothing open.
+
+        ``run_bot`` calls it before logging in, so a file that cannot be used stops the bot at once,
+        without a connection to Discord; otherwise ``setup_hook`` does.
+        """
+        if self.store is not None and self.table_store is not None:
+            return self.store, self.table_store
         synchronous = self.settings.sqlite_synchronous
-        self.store = await Store.open(self.settings.database_path, synchronous=synchronous)
-        # the tables' own connection to the same file (see data/table_store.py for why not one)
-        self.table_store = await TableStore.open(self.settings.database_path, synchronous=synchronous)
-        service = RoundService(self.store)
-        self._router = Router(service, TableService(self.table_store))
+        store = await Store.open(self.settings.database_path, synchronous=synchronous)
+        try:
+            # the tables' own connection to the same file (see data/table_store.py for why not one)
+            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous)
+        except BaseException:
+            await store.close()
+            raise
+        self.store, self.table_store = store, tables
+        return store, tables
+
+    async def setup_hook(self) -> None:
+        store, table_store = await self.open_store()
+        service = RoundService(store)
+        self._router = Router(service, TableService(table_store))
         self.scheduler = LiveScheduler(
             service, self.clock, self.announce, work=self.scheduled_work, next_due=self._router.next_due
         )
@@ -136,15 +152,18 @@ class NomicBot(commands.Bot):
         if self.scheduler is not None:
             self.scheduler.shutdown()
             self.scheduler = None
-        if self._router is not None:
-            await self._router.service.save_snapshots()
-            self._router = None
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
-        if self.table_store is not None:
-            await self.table_store.close()
-            self.table_store = None
+        try:
+            if self._router is not None:
+                router, self._router = self._router, None
+                await router.service.save_snapshots()
+        finally:
+            # closed whatever happened above: an open connection's thread would keep the process alive
+            if self.store is not None:
+                store, self.store = self.store, None
+                await store.close()
+            if self.table_store is not None:
+                tables, self.table_store = self.table_store, None
+                await tables.close()
 
     async def close(self) -> None:
         await super().close()  # the gateway first, so no event arrives after the store is closed
@@ -439,7 +458,11 @@ def create_bot(settings: Settings, *, clock: Clock | None = None, timers: bool |
 
 
 def run_bot(settings: Settings) -> int:
-    """``python -m bot run`` with a token: 0 after a clean stop, 1 when Discord cannot be used."""
+    """``python -m bot run`` with a token: 0 after a clean stop, 1 when Discord cannot be used.
+
+    The database is opened first, before logging in: ``StoreOpenError`` (a file that cannot be
+    used) comes out of here with nothing left open, for the command line to report.
+    """
     if settings.discord_token is None:
         return 2
     bot = create_bot(settings)
@@ -447,6 +470,7 @@ def run_bot(settings: Settings) -> int:
 
     async def main() -> None:
         async with bot:
+            await bot.open_store()
             await bot.start(token)
 
     try:
@@ -464,7 +488,7 @@ def run_bot(settings: Settings) -> int:
         log.error("Could not reach Discord: %s", exc or type(exc).__name__)  # noqa: TRY400
         return 1
     except sqlite3.Error as exc:
-        log.error("Could not open the database %s: %s", settings.database_path, exc)  # noqa: TRY400
+        log.error("The database %s failed while the bot ran: %s", settings.database_path, exc)  # noqa: TRY400
         return 1
     except KeyboardInterrupt:
         return 0

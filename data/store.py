@@ -2,13 +2,19 @@
 
 Each action is one transaction; its row's unique ``(guild_id, event_id)`` makes a redelivered
 event a no-op. WAL with ``synchronous=FULL`` makes a commit durable when it returns.
+
+A file that cannot be used (not a database, damaged, read-only, written by a newer version) is
+refused at ``open`` with ``StoreOpenError``, whose text is one line saying what is wrong and what
+to do; every connection opened on the way is closed first, so the process can exit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,6 +66,132 @@ class GuildSettings:
     moderator_role: str | None = None
 
 
+_UPSERT_PROGRESS = (
+    "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET line = excluded.line"
+)
+
+
+class StoreOpenError(Exception):
+    """The database file cannot be used. ``str()`` is one line: the file, what is wrong, what to do."""
+
+    def __init__(self, path: str | Path, problem: str, advice: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        self.advice = advice
+        super().__init__(f"cannot use the database {self.path}: {problem}. {advice}")
+
+
+def open_error(path: str | Path, exc: sqlite3.Error | OSError) -> StoreOpenError:
+    """What a failure while opening means for the person running the bot, in plain words."""
+    where = Path(path)
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith("SQLITE_NOTADB"):
+        return StoreOpenError(
+            path,
+            "it is not a SQLite database (the file holds something else)",
+            "Point the bot at its own database file, or move this file away so a new one is made",
+        )
+    if name.startswith("SQLITE_CORRUPT"):
+        return StoreOpenError(
+            path,
+            "the file is damaged (SQLite finds it malformed, e.g. cut short by a copy or a full disk)",
+            "Restore it from a backup together with its -wal file, or move it away so a new one is made",
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreOpenError(
+            path,
+            "another program holds it locked",
+            "Stop the other program using this file (another copy of the bot?) and start again",
+        )
+    if name.startswith("SQLITE_FULL"):
+        return StoreOpenError(path, "the disk is full", "Free some space and start again")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or isinstance(exc, PermissionError):
+        if where.is_dir():
+            return StoreOpenError(path, "it is a folder, not a file", "Give the path of a file inside it")
+        if not where.parent.is_dir():
+            return StoreOpenError(
+                path,
+                f"its folder {where.parent} does not exist",
+                "Create the folder, or point the bot at a file in a folder that exists",
+            )
+        return StoreOpenError(
+            path,
+            f"it cannot be written here: the file or its folder {where.parent} is read-only, or belongs to"
+            f" another user (SQLite also needs to create {where.name}-wal and {where.name}-shm beside it)",
+            "Make the folder and the file writable for the user running the bot, or use a file in another folder",
+        )
+    return StoreOpenError(
+        path,
+        f"SQLite could not use it ({exc})",
+        "Check the disk and the file, or restore the file from a backup",
+    )
+
+
+class ReplayProgress:
+    """The last scenario line a replay finished, per guild, and how much of that is on disk.
+
+    A replay marks each line as it finishes, whatever its outcome. The round's store and the
+    tables' store share one ``ReplayProgress`` and write the mark inside their next commit, so no
+    commit is durable while a line finished before it is not; resuming on the file then starts
+    exactly after the last finished line. Only a replay on a file that outlives it needs this.
+    """
+
+    def __init__(self) -> None:
+        self._finished: dict[str, int] = {}
+        self._saved: dict[str, int] = {}
+
+    def finish(self, guild: str, line: int) -> None:
+        self._finished[guild] = line
+
+    def unsaved(self) -> list[tuple[str, int]]:
+        return [(guild, line) for guild, line in self._finished.items() if self._saved.get(guild) != line]
+
+    def saved(self, marks: Iterable[tuple[str, int]]) -> None:
+        self._saved.update(marks)
+
+
+async def write_progress(conn: aiosqlite.Connection, marks: list[tuple[str, int]]) -> None:
+    """Record progress marks; inside the caller's transaction."""
+    for guild, line in marks:
+        await conn.execute(_UPSERT_PROGRESS, (guild, line))
+
+
+async def _worker_stopped(conn: aiosqlite.Connection) -> None:
+    """Wait for the worker thread of a connection that failed to open.
+
+    aiosqlite stops it without waiting; were the event loop closed first, the thread would report
+    to a closed loop and print a traceback at exit, after our one line.
+    """
+    thread = conn if isinstance(conn, threading.Thread) else getattr(conn, "_thread", None)
+    for _ in range(500):
+        if not isinstance(thread, threading.Thread) or not thread.is_alive():
+            return
+        await asyncio.sleep(0.01)
+
+
+async def connect(path: str | Path, pragmas: Iterable[str]) -> aiosqlite.Connection:
+    """A connection with ``pragmas`` set; closed again (so no thread is left running) when that fails."""
+    pending = aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        conn = await pending
+    except (sqlite3.Error, OSError) as exc:
+        await _worker_stopped(pending)
+        raise open_error(path, exc) from exc
+    try:
+        for pragma in pragmas:
+            # closed at once: a pragma that returns a row and is left open blocks the migration's COMMIT
+            async with conn.execute(f"PRAGMA {pragma}"):
+                pass
+    except (sqlite3.Error, OSError) as exc:
+        await conn.close()
+        raise open_error(path, exc) from exc
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
     """The numbered migration files in order; a gap or a duplicate number is an error."""
     found: list[tuple[int, str]] = []
@@ -77,35 +209,77 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
 class Store:
     """One connection per process; callers serialise their transactions per guild."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
         self._conn = conn
         self.path = path
+        self.progress = progress
+        """Set by a replay on a lasting file: its progress is written with every commit (see ``ReplayProgress``)."""
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+    async def open(
+        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+    ) -> Store:
+        """Open the file, refusing one of a newer schema before anything is written, then migrate it.
+
+        ``StoreOpenError`` when the file cannot be used; the connection is closed by then.
+        """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        pragmas = ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON", "busy_timeout=5000")
-        for pragma in pragmas:
-            # closed at once: a pragma that returns a row and is left open blocks the migration's COMMIT
-            async with conn.execute(f"PRAGMA {pragma}"):
-                pass
-        store = cls(conn, str(path))
-        await store._migrate()
+        conn = await connect(path, ("busy_timeout=5000",))
+        store = cls(conn, str(path), progress)
+        try:
+            await store._refuse_newer()
+            for pragma in ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON"):
+                async with conn.execute(f"PRAGMA {pragma}"):
+                    pass
+            await store._migrate()
+            # A write that changes nothing: SQLite quietly opens a file it may not write read-only,
+            # and that would otherwise show at the first action, not here.
+            await conn.execute("DELETE FROM schema_migrations WHERE 0")
+        except (sqlite3.Error, OSError) as exc:
+            await conn.close()
+            raise open_error(path, exc) from exc
+        except BaseException:
+            await conn.close()
+            raise
         return store
 
     async def close(self) -> None:
         await self._conn.close()
+
+    async def _refuse_newer(self) -> None:
+        """Leave untouched a file migrated by a newer version (it may hold what this one cannot read)
+        and another program's database.
+
+        Only reads (the first one also tells a damaged file or another kind of file apart).
+        """
+        async with self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+            tables = {str(row[0]) for row in await cur.fetchall()}
+        if "schema_migrations" not in tables:
+            if tables:
+                raise StoreOpenError(
+                    self.path,
+                    f"it is the SQLite database of another program (its tables: {', '.join(sorted(tables)[:5])})",
+                    "Point the bot at its own database file, or at a new file name",
+                )
+            return
+        found = await self.schema_version()
+        known = len(migrations())
+        if found > known:
+            raise StoreOpenError(
+                self.path,
+                f"it was written by a newer version of the bot (schema version {found}; this version knows"
+                f" up to {known})",
+                "Run the newer version of the bot, or a backup of the file made for this one; the file was"
+                " left as it was",
+            )
 
     async def _migrate(self) -> None:
         """Apply every migration not yet applied, all in one transaction, forward only."""
         await self._conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
         )
-        async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-            row = await cur.fetchone()
-        current = int(row[0]) if row else 0
+        current = await self.schema_version()
         pending = [(n, sql) for n, sql in migrations() if n > current]
         if not pending:
             return
@@ -117,9 +291,15 @@ class Store:
         script.append("COMMIT;")
         try:
             await self._conn.executescript("\n".join(script))
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             if self._conn.in_transaction:
                 await self._conn.execute("ROLLBACK")
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":  # the migration's SQL, not the file
+                raise StoreOpenError(
+                    self.path,
+                    f"this version of the bot could not upgrade it to schema version {pending[-1][0]} ({exc})",
+                    "The file was left as it was; please report this to the bot's maintainers",
+                ) from exc
             raise
 
     async def schema_version(self) -> int:
@@ -162,6 +342,34 @@ class Store:
             row = await cur.fetchone()
         return int(row[0]) if row and row[0] is not None else None
 
+    async def finished_line(self, guild: str) -> int | None:
+        """The last scenario line a replay on this file finished (see ``ReplayProgress``)."""
+        async with self._conn.execute("SELECT line FROM replay_progress WHERE guild_id = ?", (guild,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else None
+
+    def mark_finished(self, guild: str, line: int) -> None:
+        """A replay finished ``line``: recorded with the next commit (nothing when progress is not kept)."""
+        if self.progress is not None:
+            self.progress.finish(guild, line)
+
+    async def save_progress(self) -> None:
+        """Write the progress marks not written yet (at the end of a replay)."""
+        marks = self.progress.unsaved() if self.progress is not None else []
+        if not marks:
+            return
+        conn = self._conn
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            await write_progress(conn, marks)
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+        if self.progress is not None:
+            self.progress.saved(marks)
+
     async def append(
         self,
         guild: str,
@@ -184,7 +392,8 @@ class Store:
         """
         conn = self._conn
         row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
-        if seed is None and snapshot is None and not archive:
+        marks = self.progress.unsaved() if self.progress is not None else []
+        if seed is None and snapshot is None and not archive and not marks:
             # One statement in autocommit mode is its own transaction: one round trip, one commit.
             try:
                 await conn.execute(_INSERT_ACTION, row)
@@ -215,6 +424,7 @@ class Store:
                     " archived_at = excluded.archived_at, body = excluded.body",
                     [(guild, str(a.kind), a.number, seq, a.at.isoformat(), a.body) for a in archive],
                 )
+            await write_progress(conn, marks)
             await conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             await conn.execute("ROLLBACK")
@@ -225,6 +435,8 @@ class Store:
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             raise
+        if self.progress is not None:
+            self.progress.saved(marks)
         return True
 
     async def archived(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from data.store import Store
+from data.store import ReplayProgress, Store, connect, write_progress
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
 _OPEN_STATUSES = ("lobby", "playing")
@@ -71,23 +71,26 @@ def _table(row: sqlite3.Row | tuple[object, ...]) -> StoredTable:
 class TableStore:
     """The tables of every guild; callers serialise their writes per guild."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
         self._conn = conn
         self.path = path
+        self.progress = progress
+        """A replay's progress, shared with the round's store: written with every commit of a table."""
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> TableStore:
-        """Open (migrating the database first, through ``Store``) with the round's pragmas."""
+    async def open(
+        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+    ) -> TableStore:
+        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas.
+
+        ``StoreOpenError`` when the file cannot be used; no connection is left open then.
+        """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         migrated = await Store.open(path, synchronous=synchronous)
         await migrated.close()
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        pragmas = ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON", "busy_timeout=10000")
-        for pragma in pragmas:
-            async with conn.execute(f"PRAGMA {pragma}"):
-                pass
-        return cls(conn, str(path))
+        pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
+        return cls(await connect(path, pragmas), str(path), progress)
 
     async def close(self) -> None:
         await self._conn.close()
@@ -192,6 +195,7 @@ class TableStore:
         """
         conn = self._conn
         now = datetime.now(UTC).isoformat()
+        marks = self.progress.unsaved() if self.progress is not None else []
         try:
             await conn.execute("BEGIN IMMEDIATE")
             await conn.execute(
@@ -206,6 +210,7 @@ class TableStore:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line),
             )
+            await write_progress(conn, marks)
             await conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             await conn.execute("ROLLBACK")
@@ -216,6 +221,8 @@ class TableStore:
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
             raise
+        if self.progress is not None:
+            self.progress.saved(marks)
         return True
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:

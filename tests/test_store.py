@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import tempfile
+import threading
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.router import Router
-from data.store import Store, migrations
+from data.store import Store, StoreOpenError, migrations
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
@@ -58,6 +59,13 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
+def no_thread_left(before: set[threading.Thread]) -> None:
+    """Every connection opened since ``before`` was closed: its worker thread ends (or the process would hang)."""
+    for thread in set(threading.enumerate()) - before:
+        thread.join(timeout=5)
+        assert not thread.is_alive(), f"{thread.name} still runs: a connection was left open"
+
+
 def _rows(path: Path, sql: str) -> list[tuple]:
     conn = sqlite3.connect(path)
     try:
@@ -94,8 +102,11 @@ async def test_migration_failure_changes_nothing(tmp_path: Path, monkeypatch: py
     broken = [*good, (len(good) + 1, "CREATE TABLE extra (x INTEGER); THIS IS NOT SQL;")]
     path = tmp_path / "broken.db"
     monkeypatch.setattr(store_module, "migrations", lambda: broken)
-    with pytest.raises(sqlite3.Error):
+    threads = set(threading.enumerate())
+    with pytest.raises(StoreOpenError, match="could not upgrade it to schema version") as refused:
         await Store.open(path)
+    assert isinstance(refused.value.__cause__, sqlite3.Error)
+    no_thread_left(threads)
     tables = {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "extra" not in tables
     assert "guilds" not in tables

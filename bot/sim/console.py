@@ -113,7 +113,11 @@ async def console(
     with tempfile.TemporaryDirectory(prefix="nomic-console-") as tmp:
         path = db if db is not None else Path(tmp) / "console.db"
         store = await Store.open(path)
-        table_store = await TableStore.open(path)
+        try:
+            table_store = await TableStore.open(path)
+        except BaseException:
+            await store.close()
+            raise
         try:
             service = RoundService(store)
             tables = TableService(table_store, seed=seed)

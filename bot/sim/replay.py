@@ -1,7 +1,9 @@
 """``python -m bot replay``: run a scenario file through the simulator.
 
-With an existing ``--db`` the run resumes after the last line whose effects were committed
-there, so a run killed part-way and started again ends where an uninterrupted one would.
+With an existing ``--db`` the run resumes exactly after the last line an earlier run finished,
+whatever that line's outcome: each line's completion is recorded with the next commit after it
+(``data.store.ReplayProgress``), so a run killed at any point and started again ends where an
+uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pydantic import ValidationError
 from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
-from data.store import Store
+from data.store import ReplayProgress, Store
 from data.table_store import TableStore
 from games.nomic.service import RoundService
 from games.tables.service import TableService
@@ -77,16 +79,36 @@ async def replay(
     db: Path | None = None,
     until: datetime | None = None,
 ) -> ReplayResult:
-    """Run the lines against a store (a temporary one unless ``db`` is given)."""
+    """Run the lines against a store (a temporary one unless ``db`` is given).
+
+    Only a ``db`` that outlives the run records how far it got (``ReplayProgress``): a temporary
+    store is never resumed, so its commits carry nothing extra.
+    """
     with tempfile.TemporaryDirectory(prefix="nomic-replay-") as tmp:
         path = db if db is not None else Path(tmp) / "replay.db"
-        store = await Store.open(path)
-        tables = await TableStore.open(path)
+        progress = ReplayProgress() if db is not None else None
+        store = await Store.open(path, progress=progress)
         try:
-            return await _run(store, lines, seed=seed, until=until, table_store=tables)
+            tables = await TableStore.open(path, progress=progress)
+            try:
+                return await _run(store, lines, seed=seed, until=until, table_store=tables)
+            finally:
+                await tables.close()
         finally:
-            await tables.close()
             await store.close()
+
+
+async def resume_after(store: Store, table_store: TableStore | None) -> int | None:
+    """The last line an earlier run on this file finished (None: start from the first line).
+
+    The recorded progress says it exactly; the lines that logged an action are taken into account
+    too, for files written before progress was recorded (a logged line's work is done).
+    """
+    done = [await store.finished_line(GUILD), await store.last_source_line(GUILD)]
+    if table_store is not None:
+        done.append(await table_store.last_source_line(GUILD))
+    found = [line for line in done if line is not None]
+    return max(found) if found else None
 
 
 async def _run(
@@ -106,11 +128,7 @@ async def _run(
         transcript.append(said.as_json())
 
     world.on_say = record
-    done = await store.last_source_line(GUILD)
-    if table_store is not None:
-        table_done = await table_store.last_source_line(GUILD)
-        if table_done is not None:
-            done = table_done if done is None else max(done, table_done)
+    done = await resume_after(store, table_store)
     skipped = 0
     for number, line in lines:
         if done is not None and number <= done:
@@ -119,8 +137,10 @@ async def _run(
             skipped += 1
             continue
         await world.feed(line, number=number)
+        store.mark_finished(GUILD, number)
     if until is not None:
         await world.advance(until)
+    await store.save_progress()
     state = await service.state(GUILD)
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
