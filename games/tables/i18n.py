@@ -27,7 +27,7 @@ def normalise(lang: str) -> str | None:
     """A language code as catalogues name it (``zh-tw`` → ``zh-TW``, ``EN`` → ``en``); None if unknown."""
     folded = lang.strip().replace("_", "-").casefold()
     aliases = {"zh": "zh-TW", "tw": "zh-TW", "zh-hant": "zh-TW", "zh-hant-tw": "zh-TW", "english": "en"}
-    folded = aliases.get(folded, folded)
+    folded = aliases.get(folded, folded).casefold()
     return next((known for known in LANGUAGES if known.casefold() == folded), None)
 
 
