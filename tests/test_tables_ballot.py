@@ -109,6 +109,7 @@ def test_a_restart_in_the_middle_of_a_vote_ends_the_same(tmp_path: Path, result:
     cut = next(i for i, (_, line) in enumerate(lines) if isinstance(line, MessageLine) and line.id == cut_at)
     first = run(lines[:cut], db=db)
     resumed = run(lines, db=db)
+    assert resumed.skipped == cut
     assert resumed.document == result.document
     both = first.transcript + resumed.transcript
     assert len([e for e in both if "Round 2, the votes" in e["content"]]) == 1
