@@ -222,7 +222,7 @@ def test_start_events_show_the_board_and_call_the_member() -> None:
     step = log.do(StartTable(member="alice"))
     boards = [e for e in step.events if isinstance(e, lobby.BoardShown)]
     assert len(boards) == 1
-    assert boards[0].text() == ENGINE.public_view(state_of(log.t))
+    assert boards[0].text() == ENGINE.public_view(state_of(log.t)) + "\n\nPlayed by the AI: AI-1."
     turn = [e for e in step.events if isinstance(e, YourTurn)]
     assert [(e.seat, e.member, e.deadline) for e in turn] == [("alice", "alice", T0 + 2 * HOUR)]
 

@@ -82,8 +82,6 @@ _TEXTS = {
     "end-table": "!end-table",
 }
 """The command text each button types (``ai-up``/``ai-down`` type ``!ai N`` from the table's count)."""
-TURN_WORDS = ("pass", "end")
-"""Moves with a button of their own, when the game reads them."""
 
 
 # --- moves in a menu -------------------------------------------------------------------------
@@ -266,10 +264,14 @@ def board_view(guild: int, table: Table) -> discord.ui.View:
 
 
 def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | None:
-    """The menu of the member's moves and the turn's buttons, for their eyes only; None: no move."""
-    buttons = [w for w in TURN_WORDS if w in moves]
-    menu = [m for m in moves if m not in TURN_WORDS and len(m) <= OPTION_LIMIT]
-    if not menu and not buttons:
+    """The menu of the member's moves and the game's buttons among them, for their eyes only; None: no move."""
+    controls = []
+    if table.board is not None:
+        offered = lobby.engine_of(table).controls(lobby.game_state(table), table.lang)
+        controls = [c for c in offered if c.command in moves]
+    words = {c.command for c in controls}
+    menu = [m for m in moves if m not in words and len(m) <= OPTION_LIMIT]
+    if not menu and not controls:
         return None
     view = discord.ui.View(timeout=None)
     if menu:
@@ -277,8 +279,10 @@ def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | 
         placeholder = "Your move" if len(shown) == len(menu) else f"Your move ({len(shown)} of {len(menu)} shown)"
         options = [discord.SelectOption(label=m, value=m) for m in shown]
         view.add_item(MoveSelect(guild, table.name, options, placeholder=placeholder, row=0))
-    for word_ in buttons:
-        view.add_item(TableButton(guild, table.name, word_, row=1))
+    for control in controls[:5]:
+        button = ControlButton(guild, table.name, control.command, label=control.label, style=control.style)
+        button.row = 1
+        view.add_item(button)
     return view
 
 

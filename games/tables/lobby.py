@@ -55,11 +55,12 @@ from games.tables.model import (
     TableStatus,
     seat_name,
 )
-from games.tables.texts import board_text, lobby_text, seats_text, summary_line
+from games.tables.texts import board_text, lobby_text, summary_line
 from games.tables.transitions import (
     Step,
     action_rng,
     apply,
+    board_of,
     check_player,
     end,
     engine_of,
@@ -74,6 +75,7 @@ from games.tables.transitions import (
     play,
     remind,
     replay,
+    seats_text,
     set_ai_seats,
     start,
     timeout,
@@ -122,6 +124,7 @@ __all__ = [
     "YourTurn",
     "action_rng",
     "apply",
+    "board_of",
     "board_text",
     "check_player",
     "duration_text",

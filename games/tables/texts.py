@@ -7,7 +7,7 @@ from datetime import datetime
 from games.tables.events import duration_text, stamp
 from games.tables.i18n import join_names, tr
 from games.tables.model import Table, TableStatus
-from games.tables.transitions import engine_of, game_state, options_words
+from games.tables.transitions import engine_of, game_state, options_words, seats_text
 
 
 def lobby_text(table: Table) -> str:
@@ -32,22 +32,6 @@ def lobby_text(table: Table) -> str:
     if expires is not None:
         text += "\n" + tr(lang, "lobby.expires", at=stamp(expires, lang))
     return text
-
-
-def seats_text(table: Table) -> str:
-    """Which seats the AI plays and who left (empty when every seat is played by its member)."""
-    lang = table.lang
-    ai = [s.name for s in table.seats if s.is_ai]
-    taken = [s.name for s in table.seats if not s.is_ai and s.autopilot and not s.left]
-    left = [s.name for s in table.seats if s.left]
-    lines = []
-    if ai:
-        lines.append(tr(lang, "board.ai_seats", seats=join_names(lang, ai)))
-    if taken:
-        lines.append(tr(lang, "board.ai_took_over", seats=join_names(lang, taken)))
-    if left:
-        lines.append(tr(lang, "board.left", seats=join_names(lang, left)))
-    return "\n".join(lines)
 
 
 def board_text(table: Table, now: datetime | None = None) -> str:

@@ -72,7 +72,7 @@ from games.tables.events import (
     TimedOut,
     YourTurn,
 )
-from games.tables.i18n import tr
+from games.tables.i18n import join_names, tr
 from games.tables.model import Clock, Seat, Table, TableError, TableStatus, ai_seats, seat_name
 from games.tables.registry import get_game
 from games.tables.text import PlayerResolver
@@ -132,6 +132,29 @@ def read_setup(engine: AnyEngine, setup: str | None, lang: str) -> str | None:
         return model.model_validate_json(setup).model_dump_json()
     except ValidationError as exc:
         raise BadCommandError(tr(lang, "error.bad_setup", why=exc.errors()[0].get("msg"))) from exc
+
+
+def seats_text(table: Table) -> str:
+    """Which seats the AI plays and who left (empty when every seat is played by its member)."""
+    lang = table.lang
+    ai = [s.name for s in table.seats if s.is_ai]
+    taken = [s.name for s in table.seats if not s.is_ai and s.autopilot and not s.left]
+    left = [s.name for s in table.seats if s.left]
+    lines = []
+    if ai:
+        lines.append(tr(lang, "board.ai_seats", seats=join_names(lang, ai)))
+    if taken:
+        lines.append(tr(lang, "board.ai_took_over", seats=join_names(lang, taken)))
+    if left:
+        lines.append(tr(lang, "board.left", seats=join_names(lang, left)))
+    return "\n".join(lines)
+
+
+def board_of(table: Table, engine: AnyEngine, state: Any) -> str:
+    """The public board as posted: the game's public view and who the AI plays or who left."""
+    text = engine.public_view(state, table.lang)
+    seats = seats_text(table)
+    return f"{text}\n\n{seats}" if seats else text
 
 
 # --- the lobby --------------------------------------------------------------------------------
@@ -492,7 +515,7 @@ def _settle(
             "scores": tuple((seat, int(score)) for seat, score in result.scores.items()),
             "outcomes": tuple((o.seat, o.kind, o.value) for o in result.outcomes),
         }
-        events.append(BoardShown(engine.public_view(state, lang)))
+        events.append(BoardShown(board_of(table, engine, state)))
         events.append(TableEnded(TableStatus(status), tr(lang, "end.over", table=table.name, summary=result.summary)))
         return Step(table.model_copy(update=update), tuple(events))
     timers = clocks.timers_of(table, engine, state)
@@ -508,7 +531,7 @@ def _settle(
     update["clocks"] = running
     new = table.model_copy(update=update)
     if force_board or started:
-        events.append(BoardShown(engine.public_view(state, lang)))
+        events.append(BoardShown(board_of(new, engine, state)))
     awaited = engine.awaiting(state)
     for clock in started:
         seat = new.seat_named(clock.seat) if clock.seat is not None else None
