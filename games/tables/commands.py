@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from games.tables import lobby
-from games.tables.core import Actor, TableCore, TableOutcome, error_text
+from games.tables.acting import Acting
+from games.tables.core import Actor, TableOutcome, error_text
 from games.tables.engine import BadCommandError, GameRuleError
 from games.tables.i18n import tr
 from games.tables.model import TABLE_NAME, Table, TableError
@@ -123,7 +124,7 @@ def _private(posts: list[TablePost]) -> list[TablePost]:
     ]
 
 
-class CommandPath(TableCore):
+class CommandPath(Acting):
     """The text commands of the tables, on top of the service's calls."""
 
     async def command(

@@ -7,6 +7,7 @@ table at hand (``lobby.apply``, ``lobby.Table``...).
 
 from __future__ import annotations
 
+from games.tables.access import Step, action_rng, board_of, engine_of, game_state, seats_text
 from games.tables.actions import (
     ACTION_ADAPTER,
     EndTable,
@@ -55,28 +56,18 @@ from games.tables.model import (
     TableStatus,
     seat_name,
 )
+from games.tables.seating import expire, join, open_table, options_words, set_ai_seats
 from games.tables.texts import board_text, lobby_text, summary_line
 from games.tables.transitions import (
-    Step,
-    action_rng,
     apply,
-    board_of,
     check_player,
     end,
-    engine_of,
-    expire,
-    game_state,
     is_secret_move,
-    join,
     leave,
-    open_table,
-    options_words,
     parse_move,
     play,
     remind,
     replay,
-    seats_text,
-    set_ai_seats,
     start,
     timeout,
 )

@@ -8,12 +8,12 @@ through ``due`` (``games.tables.core``).
 
 from __future__ import annotations
 
+from games.tables.acting import SecretInOpenError
 from games.tables.commands import TABLE_WORDS, CommandPath, games_text, is_table_name, parse_play, thread_help
 from games.tables.core import (
     MAX_DUE_STEPS,
     SYSTEM,
     Actor,
-    SecretInOpenError,
     StoredTableLike,
     TableOutcome,
     TableStoreLike,

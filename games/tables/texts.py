@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from games.tables.access import engine_of, game_state, seats_text
 from games.tables.events import duration_text, stamp
 from games.tables.i18n import join_names, tr
 from games.tables.model import Table, TableStatus
-from games.tables.transitions import engine_of, game_state, options_words, seats_text
+from games.tables.seating import options_words
 
 
 def lobby_text(table: Table) -> str:

@@ -25,14 +25,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from games.tables import clocks
+from games.tables.access import (
+    Step,
+    _abandon,
+    _replace_seat,
+    _require_lobby,
+    _require_open,
+    _seat_list,
+    action_rng,
+    board_of,
+    engine_of,
+    game_state,
+)
 from games.tables.actions import (
     EndTable,
     ExpireLobby,
@@ -49,8 +59,6 @@ from games.tables.actions import (
 from games.tables.autoplay import run_ai
 from games.tables.engine import (
     AnyEngine,
-    BadCommandError,
-    GameOverError,
     IllegalActionError,
     NotASeatError,
     SeatingError,
@@ -68,214 +76,15 @@ from games.tables.events import (
     SeatsChanged,
     TableEnded,
     TableEvent,
-    TableOpened,
     TimedOut,
     YourTurn,
 )
-from games.tables.i18n import join_names, tr
-from games.tables.model import Clock, Seat, Table, TableError, TableStatus, ai_seats, seat_name
-from games.tables.registry import get_game
+from games.tables.i18n import tr
+from games.tables.model import Clock, Seat, Table, TableError, TableStatus
+from games.tables.seating import expire, join, open_table, set_ai_seats
 from games.tables.text import PlayerResolver
 
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    table: Table
-    events: tuple[TableEvent, ...]
-
-
-def action_rng(seed: str, seq: int) -> random.Random:
-    """The dice of the table's ``seq``-th logged action: the same on every replay of the log."""
-    return random.Random(f"{seed}:{seq}")
-
-
-@lru_cache(maxsize=64)
-def _load(game: str, board: str) -> Any:
-    """The engine state of a board text; cached, since every command reads the same text again."""
-    return get_game(game).load_state(board)
-
-
-def game_state(table: Table) -> Any:
-    """The engine's state of a started table. ``IllegalActionError`` while it is a lobby."""
-    if table.board is None:
-        raise IllegalActionError(tr(table.lang, "error.not_started"))
-    return _load(table.game, table.board)
-
-
-def engine_of(table: Table) -> AnyEngine:
-    return get_game(table.game)
-
-
-def _seat_list(table: Table) -> tuple[str, ...]:
-    return tuple(s.name for s in table.seats)
-
-
-def _require_open(table: Table) -> None:
-    if not table.status.open:
-        raise GameOverError(tr(table.lang, "error.ended", table=table.name, status=table.status.value, game=table.game))
-
-
-def _require_lobby(table: Table, key: str) -> None:
-    _require_open(table)
-    if table.status is not TableStatus.LOBBY:
-        raise TableError(tr(table.lang, key, table=table.name))
-
-
-def read_setup(engine: AnyEngine, setup: str | None, lang: str) -> str | None:
-    """A seat's setup checked by the game's ``setup_model`` (its JSON), or the reason it is refused."""
-    if setup is None:
-        return None
-    model = engine.setup_model
-    if model is None:
-        raise BadCommandError(tr(lang, "error.no_setup", title=engine.title))
-    try:
-        return model.model_validate_json(setup).model_dump_json()
-    except ValidationError as exc:
-        raise BadCommandError(tr(lang, "error.bad_setup", why=exc.errors()[0].get("msg"))) from exc
-
-
-def seats_text(table: Table) -> str:
-    """Which seats the AI plays and who left (empty when every seat is played by its member)."""
-    lang = table.lang
-    ai = [s.name for s in table.seats if s.is_ai]
-    taken = [s.name for s in table.seats if not s.is_ai and s.autopilot and not s.left]
-    left = [s.name for s in table.seats if s.left]
-    lines = []
-    if ai:
-        lines.append(tr(lang, "board.ai_seats", seats=join_names(lang, ai)))
-    if taken:
-        lines.append(tr(lang, "board.ai_took_over", seats=join_names(lang, taken)))
-    if left:
-        lines.append(tr(lang, "board.left", seats=join_names(lang, left)))
-    return "\n".join(lines)
-
-
-def board_of(table: Table, engine: AnyEngine, state: Any) -> str:
-    """The public board as posted: the game's public view and who the AI plays or who left."""
-    text = engine.public_view(state, table.lang)
-    seats = seats_text(table)
-    return f"{text}\n\n{seats}" if seats else text
-
-
 # --- the lobby --------------------------------------------------------------------------------
-
-
-def open_table(action: OpenTable, at: datetime) -> Step:
-    """A new lobby with its opener seated and ``ai_seats`` computer players."""
-    engine = get_game(action.game)
-    lang = action.lang or engine.languages[0]
-    if engine.name != action.game:
-        raise TableError(f"`{action.game}` is not the registry name of a game")
-    if lang not in engine.languages:
-        raise BadCommandError(tr("en", "error.language", title=engine.title, langs=", ".join(engine.languages)))
-    if 1 + action.ai_seats > engine.max_seats:
-        raise SeatingError(
-            tr(
-                lang,
-                "error.too_many_ai",
-                title=engine.title,
-                max=engine.max_seats,
-                room=engine.max_seats - 1,
-                n=action.ai_seats,
-            )
-        )
-    if action.game_options is not None:
-        try:
-            engine.options_model.model_validate_json(action.game_options)
-        except ValidationError as exc:
-            raise BadCommandError(tr(lang, "error.bad_options", why=exc.errors()[0].get("msg"))) from exc
-    setup = read_setup(engine, action.setup, lang)
-    name = f"{engine.name}-{action.number}"
-    seats = (
-        Seat(name=seat_name(action.member_name, ()), member=action.member, setup=setup),
-        *ai_seats(action.ai_seats),
-    )
-    table = Table(
-        name=name,
-        game=engine.name,
-        number=action.number,
-        seed=action.seed,
-        host=action.member,
-        seats=seats,
-        options=action.options,
-        game_options=action.game_options,
-        lang=lang,
-        opened_at=at,
-        seq=1,
-    )
-    opened = TableOpened(
-        name,
-        engine.title,
-        seats[0].name,
-        _seat_list(table),
-        engine.min_seats,
-        engine.max_seats,
-        action.options.turn_seconds,
-        options_words(table),
-    )
-    return Step(table, (opened,))
-
-
-def options_words(table: Table) -> str:
-    """The options a table set away from the defaults, as ``key:value`` words (for the lobby)."""
-    engine = engine_of(table)
-    words: list[str] = []
-    if table.game_options:
-        chosen = engine.options_model.model_validate_json(table.game_options)
-        defaults = engine.options_model()
-        for key in type(chosen).model_fields:
-            value = getattr(chosen, key)
-            if value != getattr(defaults, key):
-                words.append(f"{key}:{_word(value)}")
-    if table.lang != engine.languages[0]:
-        words.append(f"lang:{table.lang}")
-    return " ".join(words)
-
-
-def _word(value: object) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "none"
-    return str(value)
-
-
-def join(table: Table, action: JoinTable) -> Step:
-    _require_lobby(table, "error.started_no_seats")
-    lang = table.lang
-    if table.seat_of(action.member) is not None:
-        raise SeatingError(tr(lang, "error.already_seated"))
-    engine = engine_of(table)
-    if len(table.seats) >= engine.max_seats:
-        raise SeatingError(tr(lang, "error.full", table=table.name, title=engine.title, max=engine.max_seats))
-    setup = read_setup(engine, action.setup, lang)
-    humans = [s for s in table.seats if not s.is_ai]
-    seat = Seat(name=seat_name(action.member_name, _seat_list(table)), member=action.member, setup=setup)
-    new = table.model_copy(update={"seats": (*humans, seat, *table.ai_seats)})
-    return Step(new, (SeatsChanged("sit", seat.name, 0, _seat_list(new), engine.max_seats),))
-
-
-def set_ai_seats(table: Table, action: SetAISeats) -> Step:
-    _require_lobby(table, "error.started_no_ai")
-    lang = table.lang
-    if table.seat_of(action.member) is None and not action.moderator:
-        raise NotASeatError(tr(lang, "error.ai_players_only"))
-    engine = engine_of(table)
-    humans = tuple(s for s in table.seats if not s.is_ai)
-    if len(humans) + action.count > engine.max_seats:
-        raise SeatingError(
-            tr(
-                lang,
-                "error.ai_room",
-                title=engine.title,
-                max=engine.max_seats,
-                seated=len(humans),
-                room=engine.max_seats - len(humans),
-                n=action.count,
-            )
-        )
-    new = table.model_copy(update={"seats": (*humans, *ai_seats(action.count))})
-    return Step(new, (SeatsChanged("ai", "", action.count, _seat_list(new), engine.max_seats),))
 
 
 def leave(table: Table, action: LeaveTable, at: datetime, rng: random.Random) -> Step:
@@ -328,15 +137,6 @@ def start(table: Table, action: StartTable, at: datetime, rng: random.Random) ->
     events: list[TableEvent] = [GameStarted(engine.title, tuple(s.name for s in order))]
     state = run_ai(started, state, rng, events)
     return _settle(started, engine, state, at, events, force_board=True)
-
-
-def expire(table: Table, at: datetime) -> Step:
-    """A lobby nobody started in time closes."""
-    expires = table.lobby_expires_at
-    if expires is None or expires > at:
-        raise TableError("the lobby has not expired")
-    hours = table.options.lobby_hours or 0
-    return _abandon(table, at, tr(table.lang, "end.lobby_expired", table=table.name, hours=hours), [])
 
 
 # --- the game ---------------------------------------------------------------------------------
@@ -485,10 +285,6 @@ def replay(actions: Sequence[tuple[TableAction, datetime]]) -> Table | None:
 # --- the bookkeeping after moves ---------------------------------------------------------------
 
 
-def _replace_seat(table: Table, seat: Seat) -> Table:
-    return table.model_copy(update={"seats": tuple(seat if s.name == seat.name else s for s in table.seats)})
-
-
 def _settle(
     table: Table,
     engine: AnyEngine,
@@ -543,8 +339,3 @@ def _settle(
                 members = tuple(s.member for s in waiting if s.member is not None)
                 events.append(Awaited(tuple(s.name for s in waiting), members, clock.deadline, clock.seconds))
     return Step(new, tuple(events))
-
-
-def _abandon(table: Table, at: datetime, why: str, events: list[TableEvent]) -> Step:
-    new = table.model_copy(update={"status": TableStatus.ABANDONED, "ended_at": at, "clocks": (), "summary": why})
-    return Step(new, (*events, TableEnded(TableStatus.ABANDONED, why)))
