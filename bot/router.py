@@ -63,6 +63,8 @@ class Post:
     """What a table post is (``board``, ``hand``, ``reminder``... see ``TablePost.kind``); None for the round."""
     mentions: tuple[str, ...] = ()
     """Members a table post is addressed to (whose turn it is)."""
+    to: tuple[str, ...] = ()
+    """Members who each see this post privately (a card for some seats); never posted in a channel."""
 
 
 def error_text(error: RuleError) -> str:
@@ -106,6 +108,7 @@ def table_post(post: TablePost) -> Post:
         thread=post.table,
         kind=post.kind,
         mentions=post.mentions,
+        to=post.to,
     )
 
 
@@ -166,6 +169,7 @@ class Router:
         message_id: str | None = None,
         source_line: int | None = None,
         thread: str | None = None,
+        dm: bool = False,
     ) -> list[Post]:
         """A message: a command gets an answer; in #proposals and #judge-elections text counts too.
 
@@ -173,6 +177,10 @@ class Router:
         name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
         ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
         """
+        if dm:
+            # a DM to the bot is for the tables (a secret move names its table); answers stay private
+            found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
+            return found or []
         table_posts = await self.table_command(
             guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
         )
@@ -213,6 +221,8 @@ class Router:
         thread: str | None = None,
         source_line: int | None = None,
         resolve: commands.MemberResolver | None,
+        private: bool = False,
+        dm: bool = False,
     ) -> list[Post] | None:
         """A command the thread games answer, or None when it is the round's.
 
@@ -220,9 +230,10 @@ class Router:
         in a table's thread (``thread``: the thread's name or id, or a table's name: what a button
         of that table says) except the round's questions the game cannot read. ``resolve`` reads
         members named in a move as the round's commands do; None only for text the bot wrote
-        itself (a button or a choice of its moves menu).
+        itself (a button or a choice of its moves menu). ``private``: only the member saw the command
+        (a slash command, a button, a menu), so a secret move is accepted; ``dm``: a DM to the bot.
         """
-        if self.tables is None or not commands.is_command(content):
+        if self.tables is None or (not dm and not commands.is_command(content)):
             return None
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
         table_posts = await self.tables.command(
@@ -235,6 +246,8 @@ class Router:
             source_line=source_line,
             defer=ROUND_WORDS_IN_THREADS,
             members=resolve,
+            private=private or dm,
+            dm=dm,
         )
         return None if table_posts is None else [table_post(p) for p in table_posts]
 

@@ -1,10 +1,11 @@
 """``python -m bot selfplay GAME --games N --players K --seed S``: computer-only games of a thread game.
 
 Every seat is the game's AI. Each game runs through the same engine calls a thread uses
-(``new_game``, ``apply``), the invariants are checked after every action, and the final state of
-each game must survive a JSON round trip. A violation, an illegal AI move or a game that does not
-end aborts the run with a report and exit code 1. Game ``g`` of a run uses the RNG seeded with
-``"SEED:g"``, so a run (and any single game of it) repeats exactly.
+(``new_game``, ``awaiting``, ``apply``; awaited seats move in seat order), the invariants are
+checked after every action, and the final state of each game must survive a JSON round trip. A
+violation, an illegal AI move or a game that does not end aborts the run with a report and exit
+code 1. Game ``g`` of a run uses the RNG seeded with ``"SEED:g"``, so a run (and any single game
+of it) repeats exactly.
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str) -> tuple
     while engine.status(state) == "playing":
         if actions >= MAX_ACTIONS:
             raise SelfplayError(f"game {seed}: still playing after {MAX_ACTIONS} actions")
-        seat = engine.to_move(state)
+        awaited = engine.awaiting(state)
+        seat = next((s for s in engine.seats(state) if s in awaited), None)
         if seat is None:
-            raise SelfplayError(f"game {seed}: status is playing but nobody is to move")
+            raise SelfplayError(f"game {seed}: status is playing but the game awaits nobody")
         action = ai.choose(state, seat, rng)
         try:
             state, _ = engine.apply(state, seat, action, rng)

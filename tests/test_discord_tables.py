@@ -11,12 +11,12 @@ import discord
 
 from bot.app import create_bot
 from bot.cogs.tables import MAX_OPTIONS, spread
-from bot.render.tables import render_wikipedia
 from games.tables import lobby
 from games.tables.lobby import Table, TableStatus
 from games.tables.service import Actor
 from games.wikipedia.cards import CARDS
 from games.wikipedia.engine import ENGINE
+from games.wikipedia.picture import render_wikipedia
 from games.wikipedia.state import WikipediaState
 from scheduler.clock import RealClock
 from scheduler.live import LiveScheduler

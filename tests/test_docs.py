@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 from bot.sim.replay import read_scenario, replay
+from games.tables.registry import register, unregister
+
+from .ballot_game import BALLOT
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -34,9 +37,18 @@ def _quoted_transcript_lines(text: str) -> list[dict[str, object]]:
 async def test_the_transcript_examples_of_the_simulator_page_come_from_real_runs() -> None:
     page = SIMULATOR.read_text(encoding="utf-8")
     said: list[dict[str, object]] = []
-    for name, seed in (("week.jsonl", "1"), ("governance_proposals.jsonl", None), ("table_wikipedia.jsonl", "7")):
-        transcript, _ = await _run(name, seed)
-        said += transcript
+    register(BALLOT)  # the test game of the `dm` examples
+    try:
+        for name, seed in (
+            ("week.jsonl", "1"),
+            ("governance_proposals.jsonl", None),
+            ("table_wikipedia.jsonl", "7"),
+            ("table_ballot.jsonl", "7"),
+        ):
+            transcript, _ = await _run(name, seed)
+            said += transcript
+    finally:
+        unregister(BALLOT.name)
     quoted = _quoted_transcript_lines(page)
     assert len(quoted) >= 8
     for entry in quoted:

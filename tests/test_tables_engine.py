@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from typing import Any, cast
 
 import pytest
@@ -23,7 +24,7 @@ from games.tables.engine import (
     SeatingError,
     apply_text,
 )
-from games.tables.registry import AI_SEATS, GAMES, get_ai, get_game
+from games.tables.registry import AI_SEATS, GAMES, get_ai, get_game, get_spec, register
 from games.tables.text import number, resolve_seat, tokens
 
 ENGINES = sorted(GAMES.items())
@@ -258,9 +259,13 @@ def test_selfplay_aborts_with_a_report_on_a_broken_invariant(
     broken = _Broken(engine)
     with pytest.raises(SelfplayError, match="a card went missing"):
         play_one(cast(AnyEngine, broken), get_ai("wikipedia"), 3, "seed:0")
-    monkeypatch.setitem(GAMES, "wikipedia", _Broken(engine))
+    spec = get_spec("wikipedia")
+    register(replace(spec, engine=cast(AnyEngine, _Broken(engine))))
     out = io.StringIO()
-    assert selfplay_main("wikipedia", games=3, players=3, seed=1, out=out) == 1
+    try:
+        assert selfplay_main("wikipedia", games=3, players=3, seed=1, out=out) == 1
+    finally:
+        register(spec)
     err = capsys.readouterr().err
     assert "SELF-PLAY ABORTED" in err
     assert "a card went missing" in err

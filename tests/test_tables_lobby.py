@@ -120,7 +120,7 @@ def test_open_seats_the_opener_and_the_ai_seats() -> None:
     assert t.board is None
     assert t.seq == 1
     assert t.seed == "seed"
-    assert lobby.next_due(t) is None, "a lobby has no timer"
+    assert lobby.next_due(t) == (t.opened_at + timedelta(hours=24), "expire"), "a lobby only expires"
 
 
 def test_ai_seats_count_towards_the_seat_limit() -> None:
@@ -222,7 +222,7 @@ def test_start_events_show_the_board_and_call_the_member() -> None:
     step = log.do(StartTable(member="alice"))
     boards = [e for e in step.events if isinstance(e, lobby.BoardShown)]
     assert len(boards) == 1
-    assert boards[0].text() == ENGINE.public_view(state_of(log.t))
+    assert boards[0].text() == ENGINE.public_view(state_of(log.t)) + "\n\nPlayed by the AI: AI-1."
     turn = [e for e in step.events if isinstance(e, YourTurn)]
     assert [(e.seat, e.member, e.deadline) for e in turn] == [("alice", "alice", T0 + 2 * HOUR)]
 
@@ -479,10 +479,10 @@ def test_replaying_the_log_from_the_seed_rebuilds_the_table() -> None:
 
 
 def test_play_options() -> None:
-    assert parse_play(["Wikipedia"]) == ("wikipedia", 0, None)
-    assert parse_play(["wikipedia", "ai:2"]) == ("wikipedia", 2, None)
-    assert parse_play(["wikipedia", "AI=3", "turn:12h"]) == ("wikipedia", 3, 12 * 3600)
-    assert parse_play(["wikipedia", "ai1", "timer:1d12h"]) == ("wikipedia", 1, 36 * 3600)
+    assert parse_play(["Wikipedia"])[:3] == ("wikipedia", 0, None)
+    assert parse_play(["wikipedia", "ai:2"])[:3] == ("wikipedia", 2, None)
+    assert parse_play(["wikipedia", "AI=3", "turn:12h"])[:3] == ("wikipedia", 3, 12 * 3600)
+    assert parse_play(["wikipedia", "ai1", "timer:1d12h"])[:3] == ("wikipedia", 1, 36 * 3600)
     assert parse_play(["wikipedia", "turn:90m"])[2] == 90 * 60
     for bad in ([], ["chess"], ["wikipedia", "ai:x"], ["wikipedia", "ai:999"], ["wikipedia", "turn:0m"]):
         with pytest.raises(BadCommandError):

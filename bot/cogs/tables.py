@@ -34,7 +34,7 @@ from games.tables import lobby
 from games.tables.engine import GameRuleError
 from games.tables.lobby import Table, TableStatus
 from games.tables.registry import GAMES
-from games.tables.service import Actor, TableService, parse_play
+from games.tables.service import Actor, TableService, is_table_name, parse_play
 
 if TYPE_CHECKING:
     from bot.app import NomicBot
@@ -47,11 +47,19 @@ OPTION_LIMIT = 100
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A week: a table's thread stays in the channel list while a slow game is under way."""
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
+REMOVED_NOTE = "(I removed your message from the thread so nobody reads it.)"
 
 _GUILD = r"(?P<guild>[0-9]{1,20})"
 _TABLE = r"(?P<table>[a-z][a-z0-9_]{0,30}-[0-9]{1,9})"
 BUTTON_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:(?P<action>join|leave|start|ai-up|ai-down|hand|pass|end|end-table)"
 MOVE_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:move"
+CONTROL_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:do:(?P<command>[^:]{{1,50}})"
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -74,8 +82,6 @@ _TEXTS = {
     "end-table": "!end-table",
 }
 """The command text each button types (``ai-up``/``ai-down`` type ``!ai N`` from the table's count)."""
-TURN_WORDS = ("pass", "end")
-"""Moves with a button of their own, when the game reads them."""
 
 
 # --- moves in a menu -------------------------------------------------------------------------
@@ -162,6 +168,38 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         await desk.click(interaction, self.guild_id, self.table, text)
 
 
+class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONTROL_TEMPLATE):
+    """A button the game describes (``GameEngine.controls``): it types the game's command for its presser.
+
+    Its answer is private (a secret vote stays secret); what the move does is posted in the thread.
+    """
+
+    def __init__(
+        self, guild: int, table: str, command: str, *, label: str | None = None, style: str = "secondary"
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or command)[:80],
+                style=_STYLES.get(style, discord.ButtonStyle.secondary),
+                custom_id=f"table:{guild}:{table}:do:{command}",
+            )
+        )
+        self.guild_id = guild
+        self.table = table
+        self.command = command
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ControlButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["guild"]), match["table"], match["command"], label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk: TableDesk = interaction.client.desk
+        await desk.click(interaction, self.guild_id, self.table, "!" + self.command)
+
+
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_TEMPLATE):
     """The menu of a member's legal moves (in their private "My hand" answer): a choice is its text."""
 
@@ -214,20 +252,26 @@ def lobby_view(guild: int, table: Table) -> discord.ui.View:
 
 
 def board_view(guild: int, table: Table) -> discord.ui.View:
+    """**My hand**, then the buttons the game describes for this moment, then the moderators' button."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(guild, table.name, "hand", row=0))
-    for word_ in TURN_WORDS:
-        if reads(table, word_):
-            view.add_item(TableButton(guild, table.name, word_, row=0))
-    view.add_item(TableButton(guild, table.name, "end-table", row=1))
+    if table.board is not None:
+        engine = lobby.engine_of(table)
+        for control in engine.controls(lobby.game_state(table), table.lang)[:9]:
+            view.add_item(ControlButton(guild, table.name, control.command, label=control.label, style=control.style))
+    view.add_item(TableButton(guild, table.name, "end-table", row=None))
     return view
 
 
 def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | None:
-    """The menu of the member's moves and the turn's buttons, for their eyes only; None: no move."""
-    buttons = [w for w in TURN_WORDS if w in moves]
-    menu = [m for m in moves if m not in TURN_WORDS and len(m) <= OPTION_LIMIT]
-    if not menu and not buttons:
+    """The menu of the member's moves and the game's buttons among them, for their eyes only; None: no move."""
+    controls = []
+    if table.board is not None:
+        offered = lobby.engine_of(table).controls(lobby.game_state(table), table.lang)
+        controls = [c for c in offered if c.command in moves]
+    words = {c.command for c in controls}
+    menu = [m for m in moves if m not in words and len(m) <= OPTION_LIMIT]
+    if not menu and not controls:
         return None
     view = discord.ui.View(timeout=None)
     if menu:
@@ -235,8 +279,10 @@ def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | 
         placeholder = "Your move" if len(shown) == len(menu) else f"Your move ({len(shown)} of {len(menu)} shown)"
         options = [discord.SelectOption(label=m, value=m) for m in shown]
         view.add_item(MoveSelect(guild, table.name, options, placeholder=placeholder, row=0))
-    for word_ in buttons:
-        view.add_item(TableButton(guild, table.name, word_, row=1))
+    for control in controls[:5]:
+        button = ControlButton(guild, table.name, control.command, label=control.label, style=control.style)
+        button.row = 1
+        view.add_item(button)
     return view
 
 
@@ -308,7 +354,9 @@ class TableDesk:
         config = await bot.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = bot.context(ctx.author, ctx.channel, config, event)
-        posts = await bot.router.table_command(str(guild.id), context, text, thread=thread, resolve=resolver(guild))
+        posts = await bot.router.table_command(
+            str(guild.id), context, text, thread=thread, resolve=resolver(guild), private=ctx.interaction is not None
+        )
         if posts is None:
             return False
         if thread is not None:
@@ -317,6 +365,39 @@ class TableDesk:
         await self.answer(origin, posts)
         await bot.rearm(guild)
         return True
+
+    async def direct(self, message: discord.Message, text: str) -> bool:
+        """A DM to the bot: a move (often a secret one) at a table the member sits at, named first or alone.
+
+        The member's guild is the one whose open table they sit at (named by the DM's first word when
+        they sit at several); False when they sit at none (the bot then says what DMs are for).
+        """
+        service = self.tables
+        if service is None:
+            return False
+        member = str(message.author.id)
+        words = text.strip().split()
+        first = words[0].removeprefix("!").casefold() if words else ""
+        for guild_id in await service.guilds():
+            mine = [t for t in await service.open_tables(guild_id) if t.seat_of(member) is not None]
+            if not mine or (is_table_name(first) and all(t.name != first for t in mine)):
+                continue
+            guild = self.bot.get_guild(int(guild_id))
+            if guild is None:
+                continue
+            config = await self.bot.config(guild.id)
+            context = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
+            posts = await self.bot.router.message(guild_id, context, text, resolver(guild), dm=True)
+            origin = Origin(guild, message.channel, message.author, message)
+            await self._show(guild, [p for p in posts if p.thread is not None and not p.private and not p.error], None)
+            for post in posts:
+                if post.to:
+                    await self._to_members(guild, post, None)
+                elif post.private or post.error or post.thread is None:
+                    await self._private(origin, post)
+            await self.bot.rearm(guild)
+            return True
+        return False
 
     async def click(self, interaction: discord.Interaction[Any], guild_id: int, table: str, text: str) -> None:
         """A button or a menu choice: its command text, down the same path as typed text."""
@@ -343,7 +424,7 @@ class TableDesk:
         config = await bot.config(guild.id)
         context = bot.context(interaction.user, interaction.channel, config, f"int:{interaction.id}")
         # a button or a menu choice: text the bot wrote, naming seats as the board does
-        posts = await bot.router.table_command(str(guild.id), context, text, thread=table, resolve=None)
+        posts = await bot.router.table_command(str(guild.id), context, text, thread=table, resolve=None, private=True)
         origin = Origin(guild, interaction.channel, interaction.user, interaction=interaction, component=True)
         origin.table = table
         await self.answer(origin, posts or [])
@@ -392,9 +473,14 @@ class TableDesk:
         places = {name: await self._place(guild, name, origin) for name in names}
         last_board = {p.thread: i for i, p in enumerate(posts) if p.thread is not None and p.kind == "board"}
         for index, post in enumerate(posts):
+            if post.to:
+                await self._to_members(guild, post, origin)
+                continue
             if origin is not None and (post.private or post.error):
                 await self._private(origin, post)
                 continue
+            if post.private or post.error:
+                continue  # a private answer with nobody to answer: never posted in the open
             table = found.get(post.thread) if post.thread is not None else None
             place = places.get(post.thread) if post.thread is not None else None
             messages = self._render(
@@ -419,6 +505,31 @@ class TableDesk:
             for kwargs in messages:
                 if not await self._post(origin, target, kwargs, quiet=post.kind == "help", table=post.thread):
                     break
+            if post.kind == "end" and isinstance(target, discord.Thread):
+                await self._archive(target)
+
+    async def _archive(self, thread: discord.Thread) -> None:
+        """A finished table's thread is archived: it leaves the channel list but stays readable."""
+        try:
+            await thread.edit(archived=True, reason="the table has ended")
+        except discord.HTTPException:
+            log.info("could not archive the thread %s", thread.name)
+
+    async def _to_members(self, guild: discord.Guild, post: Post, origin: Origin | None) -> None:
+        """A post for some seats: each member alone (the presser ephemerally, everyone else by DM)."""
+        for member_id in post.to:
+            if origin is not None and origin.interaction is not None and str(origin.user.id) == member_id:
+                for part in chunks(post.text):
+                    await self._say(origin, content=part, ephemeral=True)
+                continue
+            member = guild.get_member(int(member_id)) if member_id.isdigit() else None
+            if member is None:
+                continue
+            try:
+                for part in chunks(post.text):
+                    await member.send(content=part)
+            except discord.HTTPException:
+                log.info("could not DM a private table message to %s", member_id)
 
     async def _post(
         self,
@@ -466,6 +577,13 @@ class TableDesk:
 
     async def _private(self, origin: Origin, post: Post) -> None:
         """Errors and hands: only the member sees them (ephemeral; a hand asked by prefix goes by DM)."""
+        if post.kind == "secret" and origin.message is not None:
+            await self._refuse_secret(origin, post)
+            return
+        if origin.interaction is None and origin.message is not None and isinstance(origin.channel, discord.DMChannel):
+            for part in chunks(post.text):
+                await origin.channel.send(content=part)
+            return
         if post.error or post.kind != "hand":
             for part in chunks(post.text):
                 await self._say(origin, content=part, ephemeral=True)
@@ -491,6 +609,26 @@ class TableDesk:
             )
             return
         await self._say(origin, content="I sent you your hand in a DM.")
+
+    async def _refuse_secret(self, origin: Origin, post: Post) -> None:
+        """A secret move typed in the thread: removed when the bot may, and the way to send it told privately."""
+        message = origin.message
+        deleted = False
+        channel = origin.channel
+        me = origin.guild.me
+        allowed = me is not None and hasattr(channel, "permissions_for") and channel.permissions_for(me).manage_messages
+        if message is not None and allowed:
+            try:
+                await message.delete()
+                deleted = True
+            except discord.HTTPException:
+                log.info("could not delete a secret move typed in %s", getattr(channel, "name", channel))
+        text = post.text + (" " + REMOVED_NOTE if deleted else "")
+        try:
+            await origin.user.send(content=text)
+        except discord.HTTPException:
+            reference = message.to_reference(fail_if_not_exists=False) if message and not deleted else None
+            await channel.send(content=text, reference=reference)
 
     async def _moves_view(self, origin: Origin) -> discord.ui.View | None:
         if origin.table is None or self.tables is None:
@@ -697,10 +835,10 @@ class Tables(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TableButton, MoveSelect)
+        self.bot.add_dynamic_items(TableButton, MoveSelect, ControlButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TableButton, MoveSelect)
+        self.bot.remove_dynamic_items(TableButton, MoveSelect, ControlButton)
 
     @word("play", description="open a table of a thread game in a new thread, with you seated")
     @app_commands.describe(

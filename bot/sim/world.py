@@ -23,6 +23,8 @@ from games.tables.service import TableService
 from scheduler.due import opening
 
 GUILD = "sim"
+DM = "dm"
+"""The channel name of a direct message to the bot: its answers go ``to`` its author."""
 _TRAILING = ",;:!?."
 
 
@@ -180,7 +182,11 @@ class World:
     def _emit(self, posts: list[Post], *, channel: str, actor: str, reply_to: str | None, at: datetime) -> None:
         for post in posts:
             when = post.at or at
-            if post.private:
+            if post.to:
+                # for some seats only: each of their members privately, never a channel
+                for member in post.to:
+                    self._say(Said(when, post.text, to=member, reply_to=reply_to if member == actor else None))
+            elif post.private or (channel == DM and post.thread is None and post.channel is None):
                 self._say(Said(when, post.text, to=actor, reply_to=reply_to))
             elif post.thread is not None:
                 # a table's thread: an answer when the command was typed there, an announcement elsewhere
@@ -256,10 +262,11 @@ class World:
                 self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
+        dm = line.channel == DM
         # channels the round does not name may be thread games' threads (``wikipedia-1``)
-        thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER else None
+        thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER and not dm else None
         posts = await self.router.message(
-            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread
+            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread, dm=dm
         )
         self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
 

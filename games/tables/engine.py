@@ -11,19 +11,28 @@ log can store it (``dump_action``) and a replay can read it back. Seats are the 
 
 The verbs, in the order a thread adapter uses them::
 
-    state = engine.new_game(seats, options, rng)        # deal; the first turn is ready
-    engine.public_view(state)                            # the table, for everyone
-    engine.private_view(state, seat)                     # a hand, for its owner only
-    action = engine.parse_action(state, seat, text)      # BadCommandError on unreadable text
+    state = engine.new_game(seats, options, rng, setups)  # deal; the first inputs are awaited
+    engine.awaiting(state)                                # every seat whose input the game waits for now
+    engine.timers(state)                                  # the game's own deadlines (turn or phase)
+    engine.public_view(state, lang)                       # the table, for everyone
+    engine.private_view(state, seat, lang)                # a hand, for its owner only
+    action = engine.parse_action(state, seat, text)       # BadCommandError on unreadable text
+    engine.is_secret(action)                              # must it stay hidden until a reveal?
     state, events = engine.apply(state, seat, action, rng)   # checks first; GameRuleError if not legal
+    state, events = engine.on_timeout(state, timer, rng)  # a deadline passed (None: the AI plays it)
     engine.status(state), engine.result(state)
+
+Each event says who may see it (``audience``: None for everyone, or a set of seats); the
+framework never lets an event addressed to some seats reach the thread, the board or another seat.
+The rules never read a clock: a game names its deadlines (``timers``) and the framework records
+when each one started, applies ``on_timeout`` once when it is due, and catches up after downtime.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
@@ -82,11 +91,70 @@ class WrongRoleError(IllegalActionError):
 # --- shared values ----------------------------------------------------------------------------
 
 
+Audience = frozenset[str] | None
+"""Who may see an event: None for everyone at the table (and the thread), or exactly these seats."""
+EVERYONE: Audience = None
+
+
 @runtime_checkable
 class GameEvent(Protocol):
-    """Something that happened, as a typed value; ``text`` is the sentence every adapter shows."""
+    """Something that happened, as a typed value; ``text`` is the sentence every adapter shows.
 
-    def text(self) -> str: ...
+    An event may carry ``audience`` (``Audience``); without it, it is public.
+    """
+
+    def text(self, lang: str = "en") -> str: ...
+
+
+def audience_of(event: object) -> Audience:
+    """The seats ``event`` is addressed to; None: everyone."""
+    found = getattr(event, "audience", None)
+    return frozenset(found) if found is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsOnly:
+    """An event shown only to ``seats`` (a drawn card to its drawer, a gift to giver and receiver)."""
+
+    seats: frozenset[str]
+    message: str
+
+    @property
+    def audience(self) -> Audience:
+        return self.seats
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        return self.message
+
+
+TimerKind = Literal["turn", "phase"]
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A deadline the game's state implies, relative to when the framework first saw it.
+
+    ``key`` names this deadline for as long as the state shows it (a new key is a new deadline):
+    the framework stores the instant it first appeared, so the absolute deadline is derived from
+    stored state. ``kind`` ``turn`` counts as a strike against ``seat`` when it passes (too many in
+    a row and the AI takes the seat for good); ``phase`` never does.
+    """
+
+    key: str
+    seconds: float
+    kind: TimerKind = "phase"
+    seat: str | None = None
+    """The seat the deadline is for (a turn), or None (a phase that waits for several)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A result that outlives the table (cards won from a kitty), stored when the table ends."""
+
+    seat: str
+    kind: str
+    value: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +167,24 @@ class GameResult:
     turns: int
     """Turns played (begun), counting the one under way."""
     actions: int
+    scores: Mapping[str, int] = field(default_factory=dict)
+    """Points per seat, when the game keeps score."""
+    outcomes: tuple[Outcome, ...] = ()
+    """What outlives the table, written in the transaction that ends it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """A button the board offers: pressing it types ``command`` (the same text a member could type).
+
+    ``secret``: the command is a secret move, answered privately (never echoed in the thread).
+    ``style``: primary, secondary, success or danger.
+    """
+
+    label: str
+    command: str
+    style: str = "secondary"
+    secret: bool = False
 
 
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -132,7 +218,23 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """The pydantic model of the game's options; every field has a documented default."""
         ...
 
-    def new_game(self, seats: Sequence[str], options: OptionsT | None, rng: random.Random) -> StateT:
+    @property
+    def setup_model(self) -> type[BaseModel] | None:
+        """What a seat may bring when it joins (an ICTC deck, a chosen stance); None: nothing."""
+        ...
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the game's texts exist in; the first is its default (``en``, ``zh-TW``)."""
+        ...
+
+    def new_game(
+        self,
+        seats: Sequence[str],
+        options: OptionsT | None,
+        rng: random.Random,
+        setups: Mapping[str, BaseModel] | None = None,
+    ) -> StateT:
         """Seat the players in turn order and deal. ``SeatingError`` for a bad seat list."""
         ...
 
@@ -140,8 +242,30 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """The seats in turn order."""
         ...
 
+    def awaiting(self, state: StateT) -> frozenset[str]:
+        """Every seat whose input the game waits for now (one for a turn, all voters for a secret vote)."""
+        ...
+
     def to_move(self, state: StateT) -> str | None:
-        """The seat whose turn it is, or None when the game is over."""
+        """A helper for turn games: the one seat awaited, or None."""
+        ...
+
+    def timers(self, state: StateT) -> tuple[Timer, ...]:
+        """The game's own deadlines now; a turn game without any gets the table's turn limit."""
+        ...
+
+    def on_timeout(
+        self, state: StateT, timer: Timer, rng: random.Random
+    ) -> tuple[StateT, tuple[GameEvent, ...]] | None:
+        """What happens when ``timer`` passes; None: the AI plays the awaited seats it concerns."""
+        ...
+
+    def is_secret(self, action: ActionT) -> bool:
+        """Whether ``action`` must stay hidden until a reveal: never typed or echoed in the thread."""
+        ...
+
+    def controls(self, state: StateT, lang: str) -> tuple[Control, ...]:
+        """The buttons the board offers now (besides the framework's **My hand**)."""
         ...
 
     def legal_actions(self, state: StateT, seat: str) -> list[ActionT]:
@@ -158,11 +282,11 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """Check, then carry out ``action``: the new state and what happened, in order."""
         ...
 
-    def public_view(self, state: StateT) -> str:
+    def public_view(self, state: StateT, lang: str = "en") -> str:
         """The table as everyone may see it: no hidden card is named."""
         ...
 
-    def private_view(self, state: StateT, seat: str) -> str:
+    def private_view(self, state: StateT, seat: str, lang: str = "en") -> str:
         """What only ``seat`` may see: their hand and role. ``NotASeatError`` for a stranger."""
         ...
 
@@ -185,11 +309,11 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """The command text that ``parse_action`` reads back as ``action``."""
         ...
 
-    def commands_text(self) -> str:
+    def commands_text(self, lang: str = "en") -> str:
         """The command words of the game, one per line, with their arguments."""
         ...
 
-    def rules_text(self) -> str:
+    def rules_text(self, lang: str = "en") -> str:
         """The rules in our own words, including every choice the source text leaves open."""
         ...
 
@@ -207,7 +331,7 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
 
 class AISeat(Protocol[StateT_contra, ActionT_co]):
-    """A computer player: picks a legal action for ``seat`` (whose turn it must be)."""
+    """A computer player: picks a legal action for ``seat`` (whose input the game awaits)."""
 
     def choose(self, state: StateT_contra, seat: str, rng: random.Random) -> ActionT_co: ...
 
@@ -221,3 +345,38 @@ def apply_text(
 ) -> tuple[StateT, tuple[GameEvent, ...]]:
     """Parse a typed command and apply it: the path of every text command of a thread."""
     return engine.apply(state, seat, engine.parse_action(state, seat, text), rng)
+
+
+class EngineDefaults:
+    """What most games share: mix it in and override what the game does differently.
+
+    A turn game (one seat awaited, ``to_move``) with no deadlines of its own, no secret moves, no
+    per-seat setup, English texts only and no board buttons of its own.
+    """
+
+    setup_model: type[BaseModel] | None = None
+    languages: tuple[str, ...] = ("en",)
+
+    def to_move(self, state: Any) -> str | None:
+        awaited = self.awaiting(state)
+        return next(iter(awaited)) if len(awaited) == 1 else None
+
+    def awaiting(self, state: Any) -> frozenset[str]:
+        del state
+        return frozenset()
+
+    def timers(self, state: Any) -> tuple[Timer, ...]:
+        del state
+        return ()
+
+    def on_timeout(self, state: Any, timer: Timer, rng: random.Random) -> tuple[Any, tuple[GameEvent, ...]] | None:
+        del state, timer, rng
+        return None
+
+    def is_secret(self, action: Any) -> bool:
+        del action
+        return False
+
+    def controls(self, state: Any, lang: str) -> tuple[Control, ...]:
+        del state, lang
+        return ()

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from games.tables.engine import GameEvent, GameResult, GameStatus
+from pydantic import BaseModel
+
+from games.tables.engine import Control, EngineDefaults, GameEvent, GameResult, GameStatus
 from games.tables.text import PlayerResolver
 from games.wikipedia import commands, rules, views
 from games.wikipedia.actions import ACTION_ADAPTER, WikipediaAction
+from games.wikipedia.events import CardGiven, GiftSeen
 from games.wikipedia.state import Outcome, WikipediaOptions, WikipediaState
 
 
-class WikipediaEngine:
-    """Stateless: one instance serves every table."""
+def _with_public_gifts(events: Sequence[GameEvent]) -> tuple[GameEvent, ...]:
+    """A gift's card is for the giver and the receiver; the thread learns who gave whom how many."""
+    out: list[GameEvent] = []
+    for event in events:
+        if isinstance(event, CardGiven):
+            out.append(GiftSeen(event.seat, event.to, 1, event.hours_left))
+        out.append(event)
+    return tuple(out)
+
+
+class WikipediaEngine(EngineDefaults):
+    """Stateless: one instance serves every table. A turn game: one seat awaited, no deadline of its own."""
 
     name = "wikipedia"
     title = "Wikipedia: the card game"
@@ -21,7 +34,14 @@ class WikipediaEngine:
     max_seats = rules.MAX_SEATS
     options_model = WikipediaOptions
 
-    def new_game(self, seats: Sequence[str], options: WikipediaOptions | None, rng: random.Random) -> WikipediaState:
+    def new_game(
+        self,
+        seats: Sequence[str],
+        options: WikipediaOptions | None,
+        rng: random.Random,
+        setups: Mapping[str, BaseModel] | None = None,
+    ) -> WikipediaState:
+        del setups  # a seat brings nothing to this game
         return rules.new_game(seats, options, rng)
 
     def seats(self, state: WikipediaState) -> tuple[str, ...]:
@@ -29,6 +49,16 @@ class WikipediaEngine:
 
     def to_move(self, state: WikipediaState) -> str | None:
         return state.seats[state.current] if state.outcome is Outcome.PLAYING else None
+
+    def awaiting(self, state: WikipediaState) -> frozenset[str]:
+        mover = self.to_move(state)
+        return frozenset((mover,)) if mover is not None else frozenset()
+
+    def controls(self, state: WikipediaState, lang: str) -> tuple[Control, ...]:
+        del lang
+        if state.outcome is not Outcome.PLAYING:
+            return ()
+        return (Control("Pass", "pass"), Control("End turn", "end"))
 
     def legal_actions(self, state: WikipediaState, seat: str) -> list[WikipediaAction]:
         return rules.legal_actions(state, seat)
@@ -40,12 +70,15 @@ class WikipediaEngine:
         self, state: WikipediaState, seat: str, action: WikipediaAction, rng: random.Random
     ) -> tuple[WikipediaState, tuple[GameEvent, ...]]:
         del rng  # the deck was shuffled once, at the deal
-        return rules.apply(state, seat, action)
+        new, events = rules.apply(state, seat, action)
+        return new, _with_public_gifts(events)
 
-    def public_view(self, state: WikipediaState) -> str:
+    def public_view(self, state: WikipediaState, lang: str = "en") -> str:
+        del lang  # the game's own texts are in English only
         return views.public_view(state)
 
-    def private_view(self, state: WikipediaState, seat: str) -> str:
+    def private_view(self, state: WikipediaState, seat: str, lang: str = "en") -> str:
+        del lang
         return views.private_view(state, seat)
 
     def status(self, state: WikipediaState) -> GameStatus:
@@ -77,10 +110,12 @@ class WikipediaEngine:
         del state
         return commands.format_action(action)
 
-    def commands_text(self) -> str:
+    def commands_text(self, lang: str = "en") -> str:
+        del lang
         return commands.commands_text()
 
-    def rules_text(self) -> str:
+    def rules_text(self, lang: str = "en") -> str:
+        del lang
         return views.rules_text()
 
     def invariants(self, state: WikipediaState) -> list[str]:

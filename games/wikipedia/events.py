@@ -23,7 +23,8 @@ class TurnStarted:
     drawn: tuple[int, ...]
     hours: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         found = ", ".join(f"{CARDS[c].as_problem()} on {CARDS[c].article.label}" for c in self.drawn)
         return f"Turn {self.turn}: {self.seat} turns up new problems ({found}) and has {_hours(self.hours)} to work."
 
@@ -38,7 +39,8 @@ class SectionAdded:
     sections: int
     hours_left: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         paid = f", paying with #{self.payment}" if self.payment is not None else ""
         return (
             f"{self.seat} writes a new {self.article.label} section from #{self.fact} and #{self.support}{paid}: "
@@ -54,7 +56,8 @@ class ProblemFixed:
     cost: int
     hours_left: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         took = "at once" if self.cost == 0 else f"in {_hours(self.cost)}"
         return (
             f"{self.seat} clears the {CARDS[self.card].problem} problem (#{self.card}) from {self.article.label} "
@@ -69,20 +72,43 @@ class ArticleProtected:
     level: Protection
     hours_left: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         how = "fully protects" if self.level is Protection.FULL else "semi-protects"
         return f"{self.seat} {how} {self.article.label} ({_left(self.hours_left)})."
 
 
 @dataclass(frozen=True, slots=True)
 class CardGiven:
+    """Which card was given: seen by the giver and the receiver only (``GiftSeen`` is the thread's)."""
+
     seat: str
     to: str
     card: int
     hours_left: int
 
-    def text(self) -> str:
+    @property
+    def audience(self) -> frozenset[str]:
+        return frozenset({self.seat, self.to})
+
+    def text(self, lang: str = "en") -> str:
+        del lang
         return f"{self.seat} hands card #{self.card} to {self.to} ({_left(self.hours_left)})."
+
+
+@dataclass(frozen=True, slots=True)
+class GiftSeen:
+    """What everyone learns of a gift: who gave whom how many cards, never which."""
+
+    seat: str
+    to: str
+    count: int
+    hours_left: int
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        cards = "a card" if self.count == 1 else f"{self.count} cards"
+        return f"{self.seat} gives {self.to} {cards} ({_left(self.hours_left)})."
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +117,8 @@ class HoursPassed:
     hours: int
     hours_left: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         if self.hours_left == 0:
             return f"{self.seat} lets {_hours(self.hours)} go by and ends the turn."
         return f"{self.seat} lets {_hours(self.hours)} go by ({_left(self.hours_left)})."
@@ -103,7 +130,8 @@ class GradeChanged:
     before: Grade
     after: Grade
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         names = {Grade.GOOD: "a good article (GA)", Grade.FEATURED: "a featured article (FA)"}
         if self.after is Grade.DRAFT:
             return f"{self.article.label} has a problem again and is no longer {names[self.before]}."
@@ -114,7 +142,8 @@ class GradeChanged:
 class GameWon:
     turn: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         return f"All four articles are good or featured articles on turn {self.turn}: the editors win together!"
 
 
@@ -123,7 +152,8 @@ class GameLost:
     turn: int
     deck: int
 
-    def text(self) -> str:
+    def text(self, lang: str = "en") -> str:
+        del lang
         left = "is empty" if self.deck == 0 else f"holds only {self.deck} card{'' if self.deck == 1 else 's'}"
         return f"Turn {self.turn} cannot begin: the deck {left}. The encyclopaedia is unfinished; the editors lose."
 
@@ -134,6 +164,7 @@ WikipediaEvent = (
     | ProblemFixed
     | ArticleProtected
     | CardGiven
+    | GiftSeen
     | HoursPassed
     | GradeChanged
     | GameWon

@@ -1,0 +1,203 @@
+"""The tables' service calls that change a table: open, join, leave, AI seats, start, a move, end.
+
+Each builds one logged action and goes down the one path of ``TableCore._run`` (dedupe, catch the
+table's clocks up, build, commit). A secret move is accepted only from where nobody else saw it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from games.tables import lobby
+from games.tables.actions import EndTable, JoinTable, LeaveTable, OpenTable, SetAISeats, StartTable, TableAction
+from games.tables.core import Actor, TableCore, TableOutcome, _error
+from games.tables.engine import BadCommandError, GameRuleError
+from games.tables.i18n import tr
+from games.tables.model import Table
+from games.tables.players import MemberLookup, seat_resolver
+from games.tables.posts import TablePost
+from games.tables.registry import get_game
+
+
+class SecretInOpenError(BadCommandError):
+    """A secret move typed where others can read it; answered privately, with the private ways."""
+
+
+def _shown(text: str) -> str:
+    words = text.strip().removeprefix("!")
+    return words if len(words) <= 60 else words[:60] + "…"
+
+
+class Acting(TableCore):
+    """What changes tables, on top of the service core."""
+
+    # -- acting --
+
+    async def open(
+        self,
+        guild: str,
+        actor: Actor,
+        game: str,
+        *,
+        at: datetime,
+        event_id: str,
+        ai_seats: int = 0,
+        turn_seconds: int | None = None,
+        game_options: str | None = None,
+        lang: str | None = None,
+        setup: str | None = None,
+        lobby_hours: int | bool | None = False,
+        source_line: int | None = None,
+    ) -> TableOutcome:
+        """Open a table of ``game`` with the actor seated: its thread is ``GAME-N``.
+
+        ``lobby_hours``: False keeps the default expiry of lobbies, None: this lobby never expires.
+        """
+        try:
+            engine = get_game(game)
+        except GameRuleError as exc:
+            return _error(exc)
+        options = self._defaults
+        if turn_seconds is not None:
+            options = options.model_copy(update={"turn_seconds": turn_seconds})
+        if lobby_hours is not False:
+            options = options.model_copy(update={"lobby_hours": lobby_hours})
+        async with self._lock(guild):
+            if await self._logged(guild, event_id):
+                return TableOutcome(duplicate=True)
+            number = await self._store.last_number(guild, engine.name) + 1
+            name = f"{engine.name}-{number}"
+            seed = f"{self._seed}:{guild}:{name}" if self._seed is not None else secrets.token_hex(16)
+            action = OpenTable(
+                game=engine.name,
+                number=number,
+                seed=seed,
+                member=actor.id,
+                member_name=actor.name,
+                ai_seats=ai_seats,
+                options=options,
+                game_options=game_options,
+                lang=lang,
+                setup=setup,
+            )
+            return await self._commit(
+                guild, None, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
+            )
+
+    async def join(
+        self,
+        guild: str,
+        table: str,
+        actor: Actor,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None = None,
+        setup: str | None = None,
+    ) -> TableOutcome:
+        return await self.act(
+            guild,
+            table,
+            JoinTable(member=actor.id, member_name=actor.name, setup=setup),
+            actor,
+            at=at,
+            event_id=event_id,
+            source_line=source_line,
+        )
+
+    async def leave(
+        self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None
+    ) -> TableOutcome:
+        return await self.act(
+            guild, table, LeaveTable(member=actor.id), actor, at=at, event_id=event_id, source_line=source_line
+        )
+
+    async def set_ai(
+        self,
+        guild: str,
+        table: str,
+        actor: Actor,
+        count: int,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None = None,
+    ) -> TableOutcome:
+        if not 0 <= count <= 20:
+            return _error(BadCommandError("write `!ai N` with N from 0 to the seats the game has left"))
+        action = SetAISeats(member=actor.id, count=count, moderator=actor.moderator)
+        return await self.act(guild, table, action, actor, at=at, event_id=event_id, source_line=source_line)
+
+    async def start(
+        self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None
+    ) -> TableOutcome:
+        action = StartTable(member=actor.id, moderator=actor.moderator)
+        return await self.act(guild, table, action, actor, at=at, event_id=event_id, source_line=source_line)
+
+    async def play(
+        self,
+        guild: str,
+        table: str,
+        actor: Actor,
+        text: str,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None = None,
+        members: MemberLookup | None = None,
+        private: bool = True,
+    ) -> TableOutcome:
+        """A move (typed, a button's command text, a DM): parsed by the game, checked, applied.
+
+        ``members``: who the server's members are, to read a player named in the move
+        (``games.tables.players``); None only for text the bot wrote itself (a menu choice).
+        ``private``: the move reached the bot where nobody else saw it (a slash command, a button,
+        a menu, a DM); a secret move typed in the thread (``private`` False) is refused.
+        """
+
+        def move(found: Table) -> TableAction:
+            parsed = lobby.parse_move(found, actor.id, text, seat_resolver(found, members))
+            if lobby.is_secret_move(found, parsed):
+                if not private:
+                    raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name))
+                receipts.append(tr(found.lang, "secret.received", table=found.name, move=_shown(text)))
+            return parsed
+
+        receipts: list[str] = []
+        outcome = await self._run(guild, table, move, actor, at=at, event_id=event_id, source_line=source_line)
+        receipt = receipts[0] if receipts else None
+        if outcome.error is not None and isinstance(outcome.error, SecretInOpenError):
+            posts = tuple(
+                TablePost(p.text, private=True, error=True, kind="secret", at=at) if p.error else p
+                for p in outcome.posts
+            )
+            return TableOutcome(outcome.table, posts, outcome.error, outcome.duplicate, outcome.events)
+        if receipt is not None and outcome.accepted:
+            mine = TablePost(receipt, private=True, kind="secret-receipt", at=at)
+            return TableOutcome(outcome.table, (mine, *outcome.posts), outcome.error, outcome.duplicate, outcome.events)
+        return outcome
+
+    async def end(
+        self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None
+    ) -> TableOutcome:
+        """Moderators: abandon the table."""
+        action = EndTable(member=actor.id, moderator=actor.moderator)
+        return await self.act(guild, table, action, actor, at=at, event_id=event_id, source_line=source_line)
+
+    async def act(
+        self,
+        guild: str,
+        table: str,
+        action: TableAction,
+        actor: Actor,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None = None,
+    ) -> TableOutcome:
+        """Apply one lobby action to the table called (or threaded as) ``table``."""
+        return await self._run(
+            guild, table, lambda _found: action, actor, at=at, event_id=event_id, source_line=source_line
+        )
+

@@ -1,0 +1,345 @@
+"""The tables' text path: a command's words to a service call, in a thread, a channel or a DM.
+
+In a table's thread every command is the table's (``!join``, ``!start``, the game's moves...),
+except a round's question the game cannot read. Outside threads the tables answer ``!play``,
+``!games`` and ``!rules GAME``. In a DM to the bot, the first word names the table
+(``!ballot-1 vote A`` or ``ballot-1 !vote A``); a member who sits at one open table only may leave
+it out. Answers to a DM are private; what the move does is posted in the table's thread as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any
+
+from games.tables import lobby
+from games.tables.acting import Acting
+from games.tables.core import Actor, TableOutcome, error_text
+from games.tables.engine import BadCommandError, GameRuleError
+from games.tables.i18n import tr
+from games.tables.model import TABLE_NAME, Table, TableError
+from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
+from games.tables.players import MemberLookup
+from games.tables.posts import TablePost
+from games.tables.registry import GAMES, get_game
+
+MAX_COMMAND_LENGTH = 2000
+_PLAY_USAGE = PLAY_USAGE
+_ALIASES = {
+    "tables": "games",
+    "sit": "join",
+    "cards": "hand",
+    "table": "board",
+    "endtable": "end-table",
+    "end_table": "end-table",
+    "abandon": "end-table",
+    "commands": "help",
+    "h": "help",
+}
+TABLE_WORDS = frozenset(
+    {"join", "leave", "start", "ai", "board", "hand", "help", "rules", "end-table", "games", "play"}
+)
+"""Words a table's thread reads itself; any other command there is a move of the game."""
+_NOMIC_RULES_WORDS = frozenset({"history", "diff"})
+"""``!rules history`` and ``!rules diff`` stay the round's ruleset commands."""
+
+__all__ = ["TABLE_WORDS", "CommandPath", "PlayRequest", "games_text", "is_table_name", "parse_play", "thread_help"]
+
+
+def _game_reads(table: Table, text: str) -> bool:
+    """Whether the table's game reads ``text`` as one of its moves (whoever may play it)."""
+    if table.board is None:
+        return False
+    engine = lobby.engine_of(table)
+    state = lobby.game_state(table)
+    seats = engine.seats(state)
+    try:
+        engine.parse_action(state, seats[0], text)
+    except GameRuleError:
+        return False
+    return True
+
+
+def is_table_name(key: str) -> bool:
+    """Whether ``key`` is shaped like a table's thread name (``GAME-N`` for a game we host)."""
+    match = TABLE_NAME.match(key.strip().lstrip("#").casefold())
+    return match is not None and match.group(1) in GAMES
+
+
+def _words(content: str) -> tuple[str, list[str]]:
+    body = content.strip()
+    body = body.removeprefix("!")
+    words = body.split()
+    if not words:
+        raise BadCommandError("that is not a command; `!help` lists the commands")
+    verb = words[0].casefold()
+    return _ALIASES.get(verb, verb), words[1:]
+
+
+def _moves_help(game: str, lang: str) -> str:
+    return re.sub(r"^`", "`!", get_game(game).commands_text(lang), flags=re.MULTILINE)
+
+
+def thread_help(table: Table) -> str:
+    engine = get_game(table.game)
+    return "\n".join(
+        [
+            f"**{table.name}** plays {engine.title}. Commands in this thread:",
+            "`!join`, `!leave` - sit down or get up (leaving a game under way hands your seat to the AI)",
+            f"`!ai N` - N computer players (in the lobby; {engine.min_seats} to {engine.max_seats} seats in all)",
+            "`!start` - start the game",
+            "`!board` - the table as everyone sees it;  `!hand` - your cards, shown only to you",
+            f"`!rules` - the rules of {engine.title}",
+            "`!end-table` - moderators: abandon this table",
+            (
+                "Secret moves go by `/move`, the buttons, or a DM to me starting with the table's name"
+                f" (`!{table.name} …`)."
+            ),
+            "Moves, when the game waits for you:",
+            _moves_help(table.game, table.lang),
+        ]
+    )
+
+
+def games_text(tables: Sequence[Table]) -> str:
+    lines = [lobby.summary_line(t) for t in tables]
+    if not lines:
+        lines = ["No tables are open."]
+    else:
+        lines.insert(0, "Open tables:")
+    known = ", ".join(f"{name} ({engine.title})" for name, engine in sorted(GAMES.items()))
+    lines.append(f"Games: {known}. `!play GAME [ai:N]` opens a table in a new thread; `!rules GAME` explains one.")
+    return "\n".join(lines)
+
+
+def _private(posts: list[TablePost]) -> list[TablePost]:
+    """Answers to a DM stay in the DM: every reply becomes private (thread posts keep their thread)."""
+    return [
+        TablePost(p.text, None, private=True, error=p.error, kind=p.kind, at=p.at, to=p.to)
+        if p.table is None or p.private or p.error
+        else p
+        for p in posts
+    ]
+
+
+class CommandPath(Acting):
+    """The text commands of the tables, on top of the service's calls."""
+
+    async def command(
+        self,
+        guild: str,
+        actor: Actor,
+        content: str,
+        *,
+        at: datetime,
+        event_id: str,
+        thread: str | None = None,
+        source_line: int | None = None,
+        defer: Collection[str] = (),
+        members: MemberLookup | None = None,
+        private: bool = False,
+        dm: bool = False,
+    ) -> list[TablePost] | None:
+        """A command message; None when it is not the tables' (the round answers it instead).
+
+        ``thread``: the channel the message was typed in when it may be a table's thread (its name,
+        or the Discord thread's id). In a table's thread every command is the table's, except a word
+        in ``defer`` that the game cannot read (the round's questions, such as ``!inventory``).
+        Outside threads the tables answer ``!play``, ``!games`` and ``!rules GAME``. ``members``
+        reads players named in a move (see ``play``). ``private``: only the member saw the command
+        (a slash command, a button, a menu): secret moves are accepted. ``dm``: a DM to the bot,
+        which names its table first (see the module's note); every answer is private.
+        """
+        if len(content) > MAX_COMMAND_LENGTH:
+            return [TablePost(error_text(BadCommandError("that message is too long for a command")), error=True)]
+        if dm:
+            return _private(
+                await self._dm(
+                    guild, actor, content, at=at, event_id=event_id, source_line=source_line, members=members
+                )
+            )
+        try:
+            verb, args = _words(content)
+        except GameRuleError as exc:
+            return [TablePost(error_text(exc), error=True, kind="error")] if thread is not None else None
+        table = await self.find(guild, thread) if thread is not None else None
+        if table is None:
+            if thread is not None and is_table_name(thread):
+                return [TablePost(f"There is no such table as {thread}; `!games` lists the open ones.", error=True)]
+            return await self._outside(guild, actor, verb, args, at=at, event_id=event_id, source_line=source_line)
+        try:
+            return await self._in_thread(
+                guild,
+                table,
+                actor,
+                verb=verb,
+                args=args,
+                content=content,
+                at=at,
+                event_id=event_id,
+                source_line=source_line,
+                defer=defer,
+                members=members,
+                private=private,
+            )
+        except GameRuleError as exc:
+            return [TablePost(error_text(exc), error=True, kind="error")]
+
+    async def _dm(
+        self,
+        guild: str,
+        actor: Actor,
+        content: str,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+        members: MemberLookup | None,
+    ) -> list[TablePost]:
+        words = content.strip().split()
+        first = words[0].removeprefix("!").casefold() if words else ""
+        mine = [t for t in await self.open_tables(guild) if t.seat_of(actor.id) is not None]
+        lang = mine[0].lang if mine else "en"
+        if is_table_name(first):
+            table = next((t for t in mine if t.name == first), None)
+            if table is None:
+                return [TablePost(tr(lang, "dm.unknown_table", table=first[:40]), error=True, kind="error")]
+            rest = " ".join(words[1:])
+        elif len(mine) == 1:
+            table, rest = mine[0], content
+        elif not mine:
+            return [TablePost(tr(lang, "dm.no_table"), error=True, kind="error")]
+        else:
+            names = ", ".join(t.name for t in mine)
+            return [TablePost(tr(lang, "dm.which_table", example=mine[0].name, tables=names), error=True, kind="error")]
+        text = rest if rest.startswith("!") else "!" + rest
+        try:
+            verb, args = _words(text)
+            if verb == "board":
+                return [TablePost(await self.board(guild, table.name, at), private=True, kind="board")]
+            return (
+                await self._in_thread(
+                    guild,
+                    table,
+                    actor,
+                    verb=verb,
+                    args=args,
+                    content=text,
+                    at=at,
+                    event_id=event_id,
+                    source_line=source_line,
+                    defer=(),
+                    members=members,
+                    private=True,
+                )
+                or []
+            )
+        except GameRuleError as exc:
+            return [TablePost(error_text(exc), error=True, kind="error")]
+
+    async def _outside(
+        self,
+        guild: str,
+        actor: Actor,
+        verb: str,
+        args: list[str],
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+    ) -> list[TablePost] | None:
+        try:
+            if verb == "play":
+                request = parse_play(args)
+                outcome = await self.open(
+                    guild,
+                    actor,
+                    request.game,
+                    at=at,
+                    event_id=event_id,
+                    ai_seats=request.ai,
+                    turn_seconds=request.turn,
+                    game_options=request.game_options,
+                    lang=request.lang,
+                    setup=request.setup,
+                    lobby_hours=request.lobby_hours,
+                    source_line=source_line,
+                )
+                return list(outcome.posts)
+            if verb == "games":
+                return [TablePost(games_text(await self.open_tables(guild)), kind="games")]
+            if verb == "rules" and args and args[0].casefold() not in _NOMIC_RULES_WORDS:
+                return [TablePost(self.rules(args[0], _lang_word(args[1:])), kind="rules")]
+        except GameRuleError as exc:
+            return [TablePost(error_text(exc), error=True, kind="error")]
+        return None
+
+    async def _in_thread(
+        self,
+        guild: str,
+        table: Table,
+        actor: Actor,
+        *,
+        verb: str,
+        args: list[str],
+        content: str,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+        defer: Collection[str],
+        members: MemberLookup | None,
+        private: bool = False,
+    ) -> list[TablePost] | None:
+        name = table.name
+        common: dict[str, Any] = {"at": at, "event_id": event_id, "source_line": source_line}
+        if verb == "play":
+            raise TableError("open a new table from a channel, not inside a table's thread")
+        if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join"} and args:
+            raise BadCommandError(f"`!{verb}` takes no arguments here")
+        outcome: TableOutcome
+        if verb == "join":
+            setup = parse_setup(lobby.engine_of(table), args)
+            outcome = await self.join(guild, name, actor, setup=setup, **common)
+        elif verb == "leave":
+            outcome = await self.leave(guild, name, actor, **common)
+        elif verb == "start":
+            outcome = await self.start(guild, name, actor, **common)
+        elif verb == "end-table":
+            outcome = await self.end(guild, name, actor, **common)
+        elif verb == "ai":
+            if len(args) != 1 or not args[0].isdecimal() or not args[0].isascii() or len(args[0]) > 2:
+                raise BadCommandError("write `!ai N`, e.g. `!ai 2` for two computer players")
+            outcome = await self.set_ai(guild, name, actor, int(args[0]), **common)
+        elif verb == "board":
+            return [TablePost(await self.board(guild, name, at), table=name, kind="board")]
+        elif verb == "hand":
+            try:
+                text = await self.hand(guild, name, actor)
+            except GameRuleError as exc:
+                return [TablePost(error_text(exc), private=True, error=True, kind="error")]
+            return [TablePost(text, private=True, kind="hand")]
+        elif verb == "help":
+            return [TablePost(thread_help(table), kind="help")]
+        elif verb == "rules":
+            return [TablePost(self.rules(args[0] if args else table.game, table.lang), kind="rules")]
+        elif verb == "games":
+            return [TablePost(games_text(await self.open_tables(guild)), kind="games")]
+        else:
+            if verb in defer and not _game_reads(table, content):
+                return None
+            outcome = await self.play(guild, name, actor, content, members=members, private=private, **common)
+        if outcome.duplicate:
+            return []
+        return list(outcome.posts)
+
+
+def _lang_word(words: list[str]) -> str | None:
+    for word in words:
+        key, _, value = word.replace("=", ":").partition(":")
+        if key.casefold() in {"lang", "language"} and value:
+            from games.tables.i18n import normalise
+
+            return normalise(value)
+    return None

@@ -1,0 +1,365 @@
+"""The tables' service core: the pure table model joined to the store, one guild at a time.
+
+An action is applied to the cached table, its log entry and the table's new state commit in one
+transaction, and only then does the cache change and the answer go out. A redelivered event id
+changes nothing and gets no answer. Scheduled work (reminders, timeouts, a lobby's expiry) is
+derived from the stored tables and applied at its own instant, so catching up after downtime
+applies each once, in time order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from games.tables import lobby
+from games.tables.actions import (
+    ACTION_ADAPTER,
+    ExpireLobby,
+    OpenTable,
+    TableAction,
+    TurnReminder,
+    TurnTimeout,
+)
+from games.tables.engine import GameRuleError, NotASeatError
+from games.tables.events import TableEvent
+from games.tables.i18n import tr
+from games.tables.model import Table, TableError, TableOptions, TableStatus
+from games.tables.posts import TablePost, opened_post, route
+from games.tables.registry import get_game
+
+MAX_DUE_STEPS = 10_000
+"""More reminders and timeouts than this in one catch-up means a broken clock, not downtime."""
+SYSTEM = "system"
+
+
+# --- what the service needs of the store -----------------------------------------------------
+
+
+class StoredTableLike(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def thread_id(self) -> str | None: ...
+    @property
+    def body(self) -> str: ...
+
+
+class TableStoreLike(Protocol):
+    """What the service needs of persistence (``data.table_store.TableStore`` provides it)."""
+
+    async def open_tables(self, guild: str) -> Sequence[StoredTableLike]: ...
+
+    async def all_tables(self, guild: str) -> Sequence[StoredTableLike]: ...
+
+    async def table(self, guild: str, key: str) -> StoredTableLike | None: ...
+
+    async def last_number(self, guild: str, game: str) -> int: ...
+
+    async def has_event(self, guild: str, event_id: str) -> bool: ...
+
+    async def commit(
+        self,
+        guild: str,
+        *,
+        name: str,
+        game: str,
+        number: int,
+        status: str,
+        seed: str,
+        seq: int,
+        body: str,
+        opened_at: datetime,
+        event_id: str,
+        at: datetime,
+        actor: str,
+        kind: str,
+        action: str,
+        source_line: int | None = None,
+    ) -> bool: ...
+
+    async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool: ...
+
+    async def guilds_with_open_tables(self) -> list[str]: ...
+
+
+# --- values the adapters get ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: a member's id, the name they are shown by, and whether they moderate the server."""
+
+    id: str
+    name: str
+    moderator: bool = False
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """The result of one table action: the table after it and what to post, or why nothing happened."""
+
+    table: Table | None = None
+    posts: tuple[TablePost, ...] = ()
+    error: GameRuleError | None = None
+    duplicate: bool = False
+    events: tuple[TableEvent, ...] = field(default=())
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None and not self.duplicate
+
+
+def error_text(error: GameRuleError) -> str:
+    return f"Can't do that: {str(error).rstrip('.')}."
+
+
+def _error(error: GameRuleError) -> TableOutcome:
+    return TableOutcome(error=error, posts=(TablePost(error_text(error), error=True, kind="error"),))
+
+
+def _with_earlier(outcome: TableOutcome, earlier: Sequence[TablePost]) -> TableOutcome:
+    """``outcome`` with the posts of the scheduled work applied just before it in front."""
+    if not earlier:
+        return outcome
+    return TableOutcome(outcome.table, (*earlier, *outcome.posts), outcome.error, outcome.duplicate, outcome.events)
+
+
+# --- the service ------------------------------------------------------------------------------
+
+
+class TableCore:
+    """Tables of every guild: cached while open, loaded from the store on first use.
+
+    ``seed`` (the simulator's ``--seed``) derives each table's seed from its guild and name, so a
+    replay repeats exactly; without it every table gets a fresh ``secrets`` seed. Either way the
+    seed is stored with the table. ``options`` are the defaults of new tables (e.g. the turn limit).
+    """
+
+    def __init__(self, store: TableStoreLike, *, seed: str | None = None, options: TableOptions | None = None) -> None:
+        self._store = store
+        self._seed = seed
+        self._defaults = options or TableOptions()
+        self._open: dict[str, dict[str, Table]] = {}
+        self._threads: dict[str, dict[str, str]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def _lock(self, guild: str) -> asyncio.Lock:
+        return self._locks.setdefault(guild, asyncio.Lock())
+
+    # -- reading --
+
+    async def _guild(self, guild: str) -> dict[str, Table]:
+        cached = self._open.get(guild)
+        if cached is not None:
+            return cached
+        rows = await self._store.open_tables(guild)
+        tables = {row.name: Table.model_validate_json(row.body) for row in rows}
+        self._threads[guild] = {row.thread_id: row.name for row in rows if row.thread_id is not None}
+        self._open[guild] = tables
+        return tables
+
+    async def find(self, guild: str, key: str) -> Table | None:
+        """A table by its name (``wikipedia-1``) or its thread's id; ended tables too."""
+        tables = await self._guild(guild)
+        name = self._threads.get(guild, {}).get(key, key)
+        if name in tables:
+            return tables[name]
+        row = await self._store.table(guild, key)
+        return Table.model_validate_json(row.body) if row is not None else None
+
+    async def open_tables(self, guild: str) -> list[Table]:
+        """Tables in the lobby or under way, oldest first."""
+        return sorted((await self._guild(guild)).values(), key=lambda t: (t.opened_at, t.name))
+
+    async def all_tables(self, guild: str) -> list[Table]:
+        """Every table the guild opened, ended ones included, oldest first."""
+        await self._guild(guild)
+        cached = self._open.get(guild, {})
+        rows = await self._store.all_tables(guild)
+        return [cached.get(row.name) or Table.model_validate_json(row.body) for row in rows]
+
+    async def attach_thread(self, guild: str, table: str, thread_id: str) -> bool:
+        """Bind a table to the Discord thread the adapter made for it (lookups by id then work)."""
+        async with self._lock(guild):
+            await self._guild(guild)
+            if not await self._store.attach_thread(guild, table, thread_id):
+                return False
+            self._threads.setdefault(guild, {})[thread_id] = table
+            return True
+
+    async def thread_of(self, guild: str, table: str) -> str | None:
+        """The Discord thread id bound to ``table``, if any."""
+        await self._guild(guild)
+        for thread, name in self._threads.get(guild, {}).items():
+            if name == table:
+                return thread
+        row = await self._store.table(guild, table)
+        return row.thread_id if row is not None else None
+
+    async def guilds(self) -> list[str]:
+        """Guilds with tables in the lobby or under way (the live scheduler's start)."""
+        return await self._store.guilds_with_open_tables()
+
+    async def board(self, guild: str, table: str, now: datetime | None = None) -> str:
+        found = await self._require(guild, table)
+        return lobby.board_text(found, now)
+
+    async def hand(self, guild: str, table: str, actor: Actor) -> str:
+        """The actor's private view. ``GameRuleError`` (not seated, not started) otherwise."""
+        found = await self._require(guild, table)
+        seat = found.seat_of(actor.id)
+        if seat is None:
+            raise NotASeatError("you do not play at this table")
+        state = lobby.game_state(found)
+        view = lobby.engine_of(found).private_view(state, seat.name, found.lang)
+        return tr(found.lang, "hand.head", table=found.name, seat=seat.name) + "\n" + view
+
+    async def legal_moves(self, guild: str, table: str, actor: Actor) -> list[str]:
+        """The command texts (without ``!``) the actor may play now: what buttons and menus offer."""
+        found = await self._require(guild, table)
+        seat = found.seat_of(actor.id)
+        if seat is None or found.status is not TableStatus.PLAYING or seat.autopilot:
+            return []
+        engine = lobby.engine_of(found)
+        state = lobby.game_state(found)
+        return [engine.format_action(state, a) for a in engine.legal_actions(state, seat.name)]
+
+    @staticmethod
+    def rules(game: str, lang: str | None = None) -> str:
+        """A game's rules in our own words, with its options. ``BadCommandError`` for an unknown game."""
+        from games.tables.options import options_help
+
+        engine = get_game(game)
+        lang = lang if lang in engine.languages else engine.languages[0]
+        return engine.rules_text(lang) + "\n\n" + options_help(engine, lang)
+
+    async def _require(self, guild: str, table: str) -> Table:
+        found = await self.find(guild, table)
+        if found is None:
+            raise TableError(f"there is no table `{table[:40]}`; `!games` lists the open ones")
+        return found
+
+    async def _run(
+        self,
+        guild: str,
+        table: str,
+        build: Callable[[Table], TableAction],
+        actor: Actor,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+    ) -> TableOutcome:
+        """The one path of every table action: dedupe, catch up the table's timers, build, commit."""
+        async with self._lock(guild):
+            if await self._logged(guild, event_id):
+                return TableOutcome(duplicate=True)
+            found = await self.find(guild, table)
+            if found is None:
+                return _error(TableError(f"there is no table `{table[:40]}`"))
+            earlier = await self._catch_up_locked(guild, found.name, at)
+            found = (await self._guild(guild)).get(found.name, found)
+            try:
+                action = build(found)
+            except GameRuleError as exc:
+                failed = _error(exc)
+                return _with_earlier(TableOutcome(table=found, posts=failed.posts, error=exc), earlier)
+            outcome = await self._commit(
+                guild, found, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
+            )
+            return _with_earlier(outcome, earlier)
+
+    async def _logged(self, guild: str, event_id: str) -> bool:
+        return bool(event_id) and await self._store.has_event(guild, event_id)
+
+    async def _commit(
+        self,
+        guild: str,
+        table: Table | None,
+        action: TableAction,
+        *,
+        actor: str,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+    ) -> TableOutcome:
+        seq = 1 if table is None else table.seq + 1
+        seed = action.seed if isinstance(action, OpenTable) else table.seed if table is not None else ""
+        try:
+            step = lobby.apply(table, action, at, lobby.action_rng(seed, seq))
+        except GameRuleError as exc:
+            failed = _error(exc)
+            return TableOutcome(table=table, posts=failed.posts, error=exc)
+        new = step.table
+        stored = await self._store.commit(
+            guild,
+            name=new.name,
+            game=new.game,
+            number=new.number,
+            status=new.status.value,
+            seed=new.seed,
+            seq=new.seq,
+            body=new.model_dump_json(),
+            opened_at=new.opened_at,
+            event_id=event_id or f"{new.name}:{new.seq}",
+            at=at,
+            actor=actor,
+            kind=action.kind,
+            action=ACTION_ADAPTER.dump_json(action).decode(),
+            source_line=source_line,
+        )
+        if not stored:
+            return TableOutcome(table=table, duplicate=True)
+        tables = await self._guild(guild)
+        if new.status.open:
+            tables[new.name] = new
+        else:
+            tables.pop(new.name, None)
+        posts = route(new, step.events, at)
+        if isinstance(action, OpenTable):
+            posts.insert(0, opened_post(new, at))
+        return TableOutcome(table=new, posts=tuple(posts), events=step.events)
+
+    # -- scheduled work --
+
+    async def next_due(self, guild: str) -> datetime | None:
+        """The instant of the guild's next reminder or timeout, if any table has one."""
+        due = [d[0] for t in (await self._guild(guild)).values() if (d := lobby.next_work(t)) is not None]
+        return min(due) if due else None
+
+    async def due(self, guild: str, now: datetime) -> list[TablePost]:
+        """Apply every reminder and timeout due by ``now``, in time order, each once; their posts."""
+        async with self._lock(guild):
+            return await self._catch_up_locked(guild, None, now)
+
+    async def _catch_up_locked(self, guild: str, only: str | None, now: datetime) -> list[TablePost]:
+        posts: list[TablePost] = []
+        for _ in range(MAX_DUE_STEPS):
+            tables = await self._guild(guild)
+            pending = sorted(
+                (d[0], t.name, d[1], d[2] or "")
+                for t in tables.values()
+                if (only is None or t.name == only) and (d := lobby.next_work(t)) is not None and d[0] <= now
+            )
+            if not pending:
+                break
+            at, name, kind, key = pending[0]
+            action: TableAction
+            if kind == "remind":
+                action = TurnReminder(key=key or None)
+            elif kind == "timeout":
+                action = TurnTimeout(key=key or None)
+            else:
+                action = ExpireLobby()
+            event_id = f"due:{name}:{kind}:{key}:{at.isoformat()}"
+            outcome = await self._commit(
+                guild, tables[name], action, actor=SYSTEM, at=at, event_id=event_id, source_line=None
+            )
+            if not outcome.accepted:
+                break
+            posts.extend(outcome.posts)
+        return posts

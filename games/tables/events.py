@@ -1,0 +1,250 @@
+"""What happened at a table, as typed values; ``text(lang)`` is the sentence the thread shows.
+
+Every event has an audience: the table's own events are public (``audience`` None); a game's
+events inside ``Moved`` keep theirs (``games.tables.posts`` routes each to whom it is for).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import ClassVar
+
+from games.tables.engine import Audience, GameEvent, audience_of
+from games.tables.i18n import join_names, tr, trn
+from games.tables.model import TableStatus
+
+
+def stamp(at: datetime, lang: str = "en") -> str:
+    """An instant as the thread writes it; seconds only when the deadline has them (short clocks)."""
+    fmt = tr(lang, "time.stamp_seconds" if at.second else "time.stamp")
+    return at.strftime(fmt)
+
+
+def duration_text(seconds: float, lang: str = "en") -> str:
+    """``1d 2h 30m``, or seconds alone for clocks under a minute."""
+    whole = max(int(seconds), 0)
+    if 0 < whole < 60:
+        return tr(lang, "time.seconds", n=whole)
+    minutes = whole // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    units = (("time.days", days), ("time.hours", hours), ("time.minutes", mins))
+    parts = [tr(lang, key, n=value) for key, value in units if value]
+    return tr(lang, "list.space").join(parts) or tr(lang, "time.under_a_minute")
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened:
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    table: str
+    title: str
+    host: str
+    seats: tuple[str, ...]
+    min_seats: int
+    max_seats: int
+    turn_seconds: int
+    options: str = ""
+    """The options this table changed from the defaults, as ``key:value`` words."""
+
+    def text(self, lang: str = "en") -> str:
+        line = tr(
+            lang,
+            "lobby.opened",
+            host=self.host,
+            table=self.table,
+            title=self.title,
+            min=self.min_seats,
+            max=self.max_seats,
+            seats=join_names(lang, self.seats),
+            turn=duration_text(self.turn_seconds, lang),
+        )
+        if self.options:
+            line += "\n" + tr(lang, "lobby.options", options=self.options)
+        return line
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsChanged:
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    change: str
+    """``sit``, ``leave`` or ``ai``."""
+    who: str
+    count: int
+    seats: tuple[str, ...]
+    max_seats: int
+
+    def text(self, lang: str = "en") -> str:
+        if self.change == "ai":
+            what = trn(lang, "lobby.ai_seats", self.count)
+        else:
+            what = tr(lang, f"lobby.{self.change}", who=self.who)
+        seated = tr(lang, "lobby.seated", n=len(self.seats), max=self.max_seats, seats=join_names(lang, self.seats))
+        return f"{what} {seated}"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A framework sentence by its catalogue key (``fields`` fill it in)."""
+
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    key: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        return tr(lang, self.key, **dict(self.fields))
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    title: str
+    seats: tuple[str, ...]
+
+    def text(self, lang: str = "en") -> str:
+        return tr(lang, "game.started", title=self.title, seats=join_names(lang, self.seats))
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """One game move (or timeout) and what the game said of it, each event with its own audience."""
+
+    kind: ClassVar[str] = "move"
+    audience: ClassVar[Audience] = None
+    seat: str
+    by_ai: bool
+    events: tuple[GameEvent, ...]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The public sentences (English); private ones are never part of them."""
+        return tuple(e.text("en") for e in self.events if audience_of(e) is None)
+
+    def text(self, lang: str = "en") -> str:
+        return "\n".join(e.text(lang) for e in self.events if audience_of(e) is None)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardShown:
+    """The public table (``public_view``): after the start, when the awaited seats change, at the end."""
+
+    kind: ClassVar[str] = "board"
+    audience: ClassVar[Audience] = None
+    board: str
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        return self.board
+
+
+@dataclass(frozen=True, slots=True)
+class YourTurn:
+    kind: ClassVar[str] = "turn"
+    audience: ClassVar[Audience] = None
+    seat: str
+    member: str
+    deadline: datetime
+
+    def text(self, lang: str = "en") -> str:
+        return tr(lang, "clock.your_turn", seat=self.seat, deadline=stamp(self.deadline, lang))
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """A phase deadline began that waits for several seats at once."""
+
+    kind: ClassVar[str] = "turn"
+    audience: ClassVar[Audience] = None
+    seats: tuple[str, ...]
+    members: tuple[str, ...]
+    deadline: datetime
+    seconds: float
+
+    def text(self, lang: str = "en") -> str:
+        return tr(
+            lang,
+            "clock.awaited",
+            seats=join_names(lang, self.seats),
+            left=duration_text(self.seconds, lang),
+            deadline=stamp(self.deadline, lang),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    kind: ClassVar[str] = "reminder"
+    audience: ClassVar[Audience] = None
+    seat: str
+    member: str
+    deadline: datetime
+    left: timedelta
+
+    def text(self, lang: str = "en") -> str:
+        return tr(
+            lang,
+            "clock.reminder",
+            seat=self.seat,
+            left=duration_text(self.left.total_seconds(), lang),
+            deadline=stamp(self.deadline, lang),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    kind: ClassVar[str] = "timeout"
+    audience: ClassVar[Audience] = None
+    seat: str
+    member: str
+    timeouts: int
+    for_good: bool
+
+    def text(self, lang: str = "en") -> str:
+        if self.for_good:
+            return tr(lang, "clock.timed_out_for_good", seat=self.seat, n=self.timeouts)
+        return tr(lang, "clock.timed_out", seat=self.seat, n=self.timeouts)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseTimedOut:
+    """A phase deadline passed; ``late`` are the seats still awaited then."""
+
+    kind: ClassVar[str] = "timeout"
+    audience: ClassVar[Audience] = None
+    late: tuple[str, ...]
+
+    def text(self, lang: str = "en") -> str:
+        if not self.late:
+            return tr(lang, "clock.phase_over")
+        return tr(lang, "clock.phase_timed_out", seats=join_names(lang, self.late))
+
+
+@dataclass(frozen=True, slots=True)
+class TableEnded:
+    kind: ClassVar[str] = "end"
+    audience: ClassVar[Audience] = None
+    status: TableStatus
+    summary: str
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        return self.summary
+
+
+TableEvent = (
+    TableOpened
+    | SeatsChanged
+    | Notice
+    | GameStarted
+    | Moved
+    | BoardShown
+    | YourTurn
+    | Awaited
+    | Reminder
+    | TimedOut
+    | PhaseTimedOut
+    | TableEnded
+)
