@@ -186,7 +186,7 @@ async def measure(sizes: Sequence[int], runs: int, seed: str, folder: Path) -> d
 
 def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: int) -> str:
     cell = 24
-    head = "".join(f"{f'{size:,} players':>{cell}}" for size in sizes)
+    head = "".join(f"  {f'{size:,} players':>{cell}}" for size in sizes)
     lines = [
         f"Ticks by server size (ms over {runs} runs: wall min / median, [rules alone, min]; goal < {GOAL_MS:.0f})",
         f"  {'':<16}{head}",
@@ -197,13 +197,13 @@ def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: 
         for size in sizes:
             timing = timings.get((label, size))
             if timing is None:
-                row += f"{'-':>{cell}}"
+                row += f"  {'-':>{cell}}"
                 continue
             low = min(timing.wall) * 1000
             mid = statistics.median(timing.wall) * 1000
             rules = min(timing.rules) * 1000
             text = f"{low:.1f} / {mid:.1f} [{rules:.1f}]{'' if mid < GOAL_MS else ' OVER'}"
-            row += f"{text:>{cell}}"
+            row += f"  {text:>{cell}}"
         lines.append(row)
     return "\n".join(lines)
 
