@@ -490,3 +490,14 @@ def test_places_equal_sorting_the_ranks_themselves(
         table = {p: (first if data.draw(st.booleans()) else h) for p, h in table.items()}
     got = place_hands(table, random.Random(seed), poker_kickers=poker)
     assert got == _places_by_comparing_ranks(table, random.Random(seed), poker=poker)
+
+
+def test_card_tables_agree_with_their_definitions() -> None:
+    """``Card.strength`` and ``Card.code`` are read from tables; they must say what the parts say."""
+    for rank in range(1, 14):
+        for suit in Suit:
+            card = Card(rank, suit)
+            assert card.strength == (card.high, suit.strength)
+            assert type(card.strength[1]) is int
+            assert card.code == f"{card.rank_name}{suit.letter}"
+            assert Card.parse(card.code) == card

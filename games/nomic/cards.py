@@ -64,7 +64,8 @@ class Card:
 
     @property
     def code(self) -> str:
-        return f"{self.rank_name}{self.suit.letter}"
+        """``rank_name`` then ``Suit.letter``, read from a table: every card shown or stored is written so."""
+        return _CODES[self.rank][self.suit]
 
     @property
     def high(self) -> int:
@@ -100,6 +101,12 @@ class Card:
         d13 = rng.randint(1, 13)
         d4 = rng.randint(1, 4)
         return cls(d13, Suit(d4)), d13, d4
+
+
+_CODES = [["" for _ in range(5)]] + [
+    ["", *(f"{RANK_NAMES.get(rank, str(rank))}{suit.letter}" for suit in Suit)] for rank in range(1, 14)
+]
+"""``Card.code`` by rank and suit."""
 
 
 def _shorten(text: str, limit: int = 12) -> str:
