@@ -460,6 +460,10 @@ def test_cards_and_literal_key_follow_the_card_order(cards: list[Card], wrap: bo
     assert rank.cards == sort_cards(cards)
     if not poker:
         assert rank.key == tuple(c.strength for c in sort_cards(cards))
+    # presented hands are stored highest first: the same rank from that order
+    again = rank_hand(sort_cards(cards), wrap_around=wrap, poker_kickers=poker)
+    assert again == rank
+    assert again.cards == rank.cards
 
 
 def _places_by_comparing_ranks(table: dict[str, list[Card]], rng: random.Random, *, poker: bool) -> list[Placement]:

@@ -173,11 +173,17 @@ def rank_hand(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers
     run_start = _run_start(ranks, wrap_around=wrap_around)
     category = _category(ranks, len({c.suit for c in cards}) == 1, run_start)
     # The ``sort_cards`` order (highest first, stable), reading each card's strength once:
-    # placements rank every presented hand in one tick.
+    # placements rank every presented hand in one tick, and presented hands are kept in that
+    # order already, so their order is kept as it is.
     strengths = [c.strength for c in cards]
-    order = sorted(range(HAND_SIZE), key=strengths.__getitem__, reverse=True)
-    key = _poker_key(cards, category, run_start) if poker_kickers else tuple([strengths[i] for i in order])
-    return HandRank(category, key, tuple([cards[i] for i in order]))
+    highest_first = sorted(strengths, reverse=True)
+    if highest_first == strengths:
+        ordered = tuple(cards)
+    else:
+        order = sorted(range(HAND_SIZE), key=strengths.__getitem__, reverse=True)
+        ordered = tuple([cards[i] for i in order])
+    key = _poker_key(cards, category, run_start) if poker_kickers else tuple(highest_first)
+    return HandRank(category, key, ordered)
 
 
 def place_hands(
