@@ -109,9 +109,10 @@ class HoldingChanges:
 
     Each map is copied at most once, on its first change, however many changes follow: a tick
     that pays thousands of players (placements) or a ruleset change that looks at every player
-    costs one copy, not one copy per player. The result is the state that ``change_holding`` and
-    ``invalidate_bids`` applied one at a time would give, events in the same order, and the very
-    same state object when nothing changed.
+    costs one copy, not one copy per player. The result is what applying the changes one at a
+    time, each to a copy of its own, gives (tests/test_holdings.py keeps that code as the oracle):
+    the same state, the same events in the same order, and the very same state object when
+    nothing changed.
     """
 
     def __init__(self, state: RoundState) -> None:
