@@ -25,6 +25,13 @@ def _instant(text: str) -> datetime:
     return value.astimezone(UTC)
 
 
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise argparse.ArgumentTypeError("give whole numbers separated by commas, e.g. 300,1000,3000") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -62,6 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead of the busy week: this many weeks of unanswered trade offers, then time `!offer`",
     )
     bench.add_argument("--offers-per-week", type=int, default=183, help="with --offer-weeks: offers made each week")
+    bench.add_argument(
+        "--tick-sizes",
+        type=_sizes,
+        default=(300, 1_000, 3_000),
+        help="server sizes at which to time the big ticks, e.g. 300,1000,3000 ('' for none)",
+    )
+    bench.add_argument("--tick-runs", type=int, default=5, help="runs of each tick at each size")
+    bench.add_argument("--ticks-only", action="store_true", help="time only the ticks, not the busy week")
     return parser
 
 
@@ -114,7 +129,16 @@ def _command(args: argparse.Namespace) -> int:
                 )
             )
         return asyncio.run(
-            bench(players=args.players, bids=args.bids, trades=args.trades, seed=args.seed, where=args.dir)
+            bench(
+                players=args.players,
+                bids=args.bids,
+                trades=args.trades,
+                seed=args.seed,
+                where=args.dir,
+                week=not args.ticks_only,
+                tick_sizes=args.tick_sizes,
+                tick_runs=args.tick_runs,
+            )
         )
     if args.command == "run":
         from bot.settings import Settings

@@ -15,7 +15,8 @@ commits it), on a virtual clock:
 * Saturday 00:00: the placements tick.
 
 The same run measures raw single-row aiosqlite commits on the same disk with the same PRAGMAs,
-so the durable action rate can be read against what the disk allows.
+so the durable action rate can be read against what the disk allows. Then ``bot.bench_ticks``
+times the auction start, the settlement and the placements at several server sizes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot import bench_ticks
 from bot.router import Router
 from data.store import ArchiveRow, LoggedAction, Snapshot, Store
 from games.nomic import commands, engine
@@ -551,71 +553,87 @@ def report(
     return "\n".join(lines)
 
 
-async def bench(*, players: int, bids: int, trades: int, seed: str, where: Path | None) -> int:
-    """Replay a busy week on an on-disk store and print what it cost; returns 0."""
-    lookups = 900
-    if players < 2 or bids < 0 or trades < 0:
-        print("the bench needs at least 2 players and no negative counts", file=sys.stderr)
+async def bench(
+    *,
+    players: int,
+    bids: int,
+    trades: int,
+    seed: str,
+    where: Path | None,
+    week: bool = True,
+    tick_sizes: Sequence[int] = bench_ticks.SIZES,
+    tick_runs: int = bench_ticks.RUNS,
+) -> int:
+    """Replay a busy week on an on-disk store, time the big ticks by server size, print both; returns 0."""
+    if players < 2 or bids < 0 or trades < 0 or any(size < 2 for size in tick_sizes) or tick_runs < 1:
+        print("the bench needs at least 2 players, one run and no negative counts", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="nomic-bench-") as tmp:
         folder = where if where is not None else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        stamp = f"{seed}-{time.time_ns()}"
-        db = folder / f"bench-{stamp}.db"
-        raw_db = folder / f"raw-{stamp}.db"
-        print(f"[bench] raw commits ({RAW_ROWS // 2:,} rows) on {raw_db}", file=sys.stderr, flush=True)
-        raw_before = await raw_commits(raw_db, RAW_ROWS // 2)
-
-        store = await Store.open(db, synchronous="FULL")
-        timed = TimedStore(store)
-        try:
-            router = Router(RoundService(timed))
-            rng = random.Random(f"bench:{seed}")
-            names = [f"p{i}" for i in range(1, players + 1)]
-            week = Week(router=router, rng=rng, players=names, members={*names, ADMIN})
-            ruleset = load_ruleset()
-            phase, presenting = opening(ruleset, START)
-            ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=START, event_id="setup")
-            action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(ADMIN,))
-            pauses = GcPauses()
-            gc.callbacks.append(pauses)
-            started = time.perf_counter()
-            week.started = started
-            outcome = await router.service.start(GUILD, ctx, action, seed=f"bench:{seed}")
-            if not outcome.accepted:
-                raise RuntimeError(f"could not start the bench round: {outcome.text()}")
-            await _saturday(week, rng, bids=bids)
-            await _auction(week, rng, bids=bids, trades=trades, lookups=lookups * 2 // 3)
-            await week.run_due(THURSDAY)
-            await _bartering(week, rng, lookups=lookups - lookups * 2 // 3)
-            await week.run_due(SATURDAY)
-            wall = time.perf_counter() - started
-            gc.callbacks.remove(pauses)
-            state = await week.state()
-        finally:
-            await store.close()
-
-        print(f"[bench] raw commits ({RAW_ROWS // 2:,} rows) again after the replay", file=sys.stderr, flush=True)
-        raw_after = await raw_commits(raw_db, RAW_ROWS // 2)
         kept = "" if where is not None else "; a temporary folder, removed at exit"
-        header = (
-            f"Nomic bench: {players:,} players, {bids:,} bids, {trades:,} trades, {lookups} look-ups, seed {seed!r}"
-        )
-        print(
-            report(
-                week,
-                timed,
-                pauses,
-                raw_before=raw_before,
-                raw_after=raw_after,
-                wall=wall,
-                db=db,
-                state=state,
-                header=header,
-                kept=kept,
-            )
-        )
+        if week:
+            print(await week_bench(players=players, bids=bids, trades=trades, seed=seed, folder=folder, kept=kept))
+        if tick_sizes:
+            if week:
+                print()
+            print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder))
     return 0
+
+
+async def week_bench(*, players: int, bids: int, trades: int, seed: str, folder: Path, kept: str) -> str:
+    """Replay a busy week on an on-disk store; the report of what it cost."""
+    lookups = 900
+    stamp = f"{seed}-{time.time_ns()}"
+    db = folder / f"bench-{stamp}.db"
+    raw_db = folder / f"raw-{stamp}.db"
+    print(f"[bench] raw commits ({RAW_ROWS // 2:,} rows) on {raw_db}", file=sys.stderr, flush=True)
+    raw_before = await raw_commits(raw_db, RAW_ROWS // 2)
+
+    store = await Store.open(db, synchronous="FULL")
+    timed = TimedStore(store)
+    try:
+        router = Router(RoundService(timed))
+        rng = random.Random(f"bench:{seed}")
+        names = [f"p{i}" for i in range(1, players + 1)]
+        week = Week(router=router, rng=rng, players=names, members={*names, ADMIN})
+        ruleset = load_ruleset()
+        phase, presenting = opening(ruleset, START)
+        ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=START, event_id="setup")
+        action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(ADMIN,))
+        pauses = GcPauses()
+        gc.callbacks.append(pauses)
+        started = time.perf_counter()
+        week.started = started
+        outcome = await router.service.start(GUILD, ctx, action, seed=f"bench:{seed}")
+        if not outcome.accepted:
+            raise RuntimeError(f"could not start the bench round: {outcome.text()}")
+        await _saturday(week, rng, bids=bids)
+        await _auction(week, rng, bids=bids, trades=trades, lookups=lookups * 2 // 3)
+        await week.run_due(THURSDAY)
+        await _bartering(week, rng, lookups=lookups - lookups * 2 // 3)
+        await week.run_due(SATURDAY)
+        wall = time.perf_counter() - started
+        gc.callbacks.remove(pauses)
+        state = await week.state()
+    finally:
+        await store.close()
+
+    print(f"[bench] raw commits ({RAW_ROWS // 2:,} rows) again after the replay", file=sys.stderr, flush=True)
+    raw_after = await raw_commits(raw_db, RAW_ROWS // 2)
+    header = f"Nomic bench: {players:,} players, {bids:,} bids, {trades:,} trades, {lookups} look-ups, seed {seed!r}"
+    return report(
+        week,
+        timed,
+        pauses,
+        raw_before=raw_before,
+        raw_after=raw_after,
+        wall=wall,
+        db=db,
+        state=state,
+        header=header,
+        kept=kept,
+    )
 
 
 # --- `python -m bot bench --offer-weeks N`: the cost of `!offer` after weeks of unanswered offers ---

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import pairwise
+from itertools import groupby, pairwise
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from games.nomic.cards import Card, Suit
+from games.nomic.cards import Card, Suit, sort_cards
 from games.nomic.errors import BadInputError
 from games.nomic.hands import Category, HandRank, Placement, place_hands, rank_hand
 
@@ -452,3 +452,56 @@ def test_places_are_one_to_n(table: dict[str, list[Card]], seed: int, wrap: bool
         )
         == result
     )
+
+
+@given(hands(), st.booleans(), st.booleans())
+def test_cards_and_literal_key_follow_the_card_order(cards: list[Card], wrap: bool, poker: bool) -> None:
+    rank = rank_hand(cards, wrap_around=wrap, poker_kickers=poker)
+    assert rank.cards == sort_cards(cards)
+    if not poker:
+        assert rank.key == tuple(c.strength for c in sort_cards(cards))
+    # presented hands are stored highest first: the same rank from that order
+    again = rank_hand(sort_cards(cards), wrap_around=wrap, poker_kickers=poker)
+    assert again == rank
+    assert again.cards == rank.cards
+
+
+def _places_by_comparing_ranks(table: dict[str, list[Card]], rng: random.Random, *, poker: bool) -> list[Placement]:
+    """Placements as first written: sort the ranks themselves, toss within groups of equal ranks."""
+    ranked = [(player, rank_hand(table[player], poker_kickers=poker)) for player in sorted(table)]
+    ranked.sort(key=lambda pair: pair[1], reverse=True)
+    placements: list[Placement] = []
+    for _, group in groupby(ranked, key=lambda pair: pair[1]):
+        tied = list(group)
+        if len(tied) > 1:
+            rng.shuffle(tied)
+        placements.extend(Placement(len(placements) + 1, p, r, len(tied) > 1) for p, r in tied)
+    return placements
+
+
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=3), hands(), max_size=12),
+    st.integers(0, 2**32),
+    st.booleans(),
+    st.data(),
+)
+def test_places_equal_sorting_the_ranks_themselves(
+    table: dict[str, list[Card]], seed: int, poker: bool, data: st.DataObject
+) -> None:
+    if table and data.draw(st.booleans()):
+        # copies of one hand, so that coin tosses happen
+        first = next(iter(table.values()))
+        table = {p: (first if data.draw(st.booleans()) else h) for p, h in table.items()}
+    got = place_hands(table, random.Random(seed), poker_kickers=poker)
+    assert got == _places_by_comparing_ranks(table, random.Random(seed), poker=poker)
+
+
+def test_card_tables_agree_with_their_definitions() -> None:
+    """``Card.strength`` and ``Card.code`` are read from tables; they must say what the parts say."""
+    for rank in range(1, 14):
+        for suit in Suit:
+            card = Card(rank, suit)
+            assert card.strength == (card.high, suit.strength)
+            assert type(card.strength[1]) is int
+            assert card.code == f"{card.rank_name}{suit.letter}"
+            assert Card.parse(card.code) == card

@@ -6,10 +6,10 @@ import json
 
 from games.nomic.actions import AdminGive, AdminSet, AdminTake
 from games.nomic.common import (
+    HoldingChanges,
     Transition,
     adopt_ruleset,
     change_holding,
-    invalidate_bids,
     require_holding,
     require_moderator,
     target_player,
@@ -76,10 +76,11 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
     if state.ruleset_versions[-2].ruleset.auction.revive_bids and not ruleset.auction.revive_bids:
         # Bids that were only waiting to become affordable again lapse for good now, as they
         # would have without the option; otherwise settlement could charge more than a player has.
+        changes = HoldingChanges(state)
         for player_id in sorted(state.players):
-            step = invalidate_bids(state, player_id, "bids no longer revive")
-            state = step.state
-            events.extend(step.events)
+            changes.lapse_bids(player_id, "bids no longer revive")
+        state = changes.state()
+        events.extend(changes.events)
     return Transition(state, tuple(events))
 
 

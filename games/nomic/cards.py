@@ -41,6 +41,8 @@ class Suit(IntEnum):
 
 
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_STRENGTHS = [[(14 if rank == 1 else rank, 5 - suit) for suit in range(5)] for rank in range(14)]
+"""``Card.strength`` by rank and suit: (the rank with the ace high, ``Suit.strength``)."""
 _RANK_BY_NAME = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 _SUIT_BY_LETTER = {s.letter: s for s in Suit}
 
@@ -62,7 +64,8 @@ class Card:
 
     @property
     def code(self) -> str:
-        return f"{self.rank_name}{self.suit.letter}"
+        """``rank_name`` then ``Suit.letter``, read from a table: every card shown or stored is written so."""
+        return _CODES[self.rank][self.suit]
 
     @property
     def high(self) -> int:
@@ -71,8 +74,11 @@ class Card:
 
     @property
     def strength(self) -> tuple[int, int]:
-        """A card's place in the tie-break order: rank (ace high), then suit."""
-        return (self.high, self.suit.strength)
+        """A card's place in the tie-break order: rank (ace high), then suit.
+
+        Read from a table: it is the key of every card sort, thousands of times in a placements.
+        """
+        return _STRENGTHS[self.rank][self.suit]
 
     def __str__(self) -> str:
         return self.code
@@ -95,6 +101,12 @@ class Card:
         d13 = rng.randint(1, 13)
         d4 = rng.randint(1, 4)
         return cls(d13, Suit(d4)), d13, d4
+
+
+_CODES = [["" for _ in range(5)]] + [
+    ["", *(f"{RANK_NAMES.get(rank, str(rank))}{suit.letter}" for suit in Suit)] for rank in range(1, 14)
+]
+"""``Card.code`` by rank and suit."""
 
 
 def _shorten(text: str, limit: int = 12) -> str:

@@ -1,17 +1,19 @@
 """Shared pieces of the rules: transitions, the checks every action starts with, and holdings.
 
-Every change of a player's points passes through ``change_holding`` so that no path can forget
-the rule that an unaffordable bid stops counting.
+Every change of a player's points passes through ``change_holding`` (or, for many changes at
+once, ``HoldingChanges``) so that no path can forget the rule that an unaffordable bid stops
+counting.
 """
 
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.nomic.archive import Archived
-from games.nomic.cards import missing_cards, remove_cards, sort_cards
+from games.nomic.cards import Card, missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import InsufficientError, NotAllowedError, NotAPlayerError, WrongChannelError
 from games.nomic.events import BidsInvalidated, Event
@@ -97,23 +99,108 @@ def change_holding(
 
     The caller has checked possession; a negative result is a bug and raises.
     """
-    player = state.players[player_id]
-    points, spm, cards = player.points, player.spm, player.cards
-    if remove is not None:
-        if shortfall(player, remove):
-            raise InsufficientError(f"{player.name} lacks {shortfall(player, remove)}")
-        points -= remove.points
-        spm -= remove.spm
-        cards = remove_cards(cards, remove.cards)
-    if add is not None:
-        points += add.points
-        spm += add.spm
-        cards = sort_cards((*cards, *add.cards))
-    updated = player.model_copy(update={"points": points, "spm": spm, "cards": cards})
-    state = state.model_copy(update={"players": {**state.players, player_id: updated}})
-    if points < player.points:
-        return invalidate_bids(state, player_id, reason)
-    return Transition(state)
+    changes = HoldingChanges(state)
+    changes.change(player_id, add=add, remove=remove, reason=reason)
+    return changes.transition()
+
+
+class HoldingChanges:
+    """Holding changes and bid lapses applied in order to working copies of the players and lots.
+
+    Each map is copied at most once, on its first change, however many changes follow: a tick
+    that pays thousands of players (placements) or a ruleset change that looks at every player
+    costs one copy, not one copy per player. The result is what applying the changes one at a
+    time, each to a copy of its own, gives (tests/test_holdings.py keeps that code as the oracle):
+    the same state, the same events in the same order, and the very same state object when
+    nothing changed.
+    """
+
+    def __init__(self, state: RoundState) -> None:
+        self._state = state
+        self._players: dict[str, Player] = state.players
+        self._lots: dict[int, Lot] = state.lots
+        self._own_players = False
+        self._own_lots = False
+        self.events: list[Event] = []
+
+    def player(self, player_id: str) -> Player:
+        return self._players[player_id]
+
+    def _set_player(self, player_id: str, player: Player) -> None:
+        if not self._own_players:
+            self._players = dict(self._players)
+            self._own_players = True
+        self._players[player_id] = player
+
+    def _set_lot(self, number: int, lot: Lot) -> None:
+        if not self._own_lots:
+            self._lots = dict(self._lots)
+            self._own_lots = True
+        self._lots[number] = lot
+
+    def change(self, player_id: str, *, add: Items | None = None, remove: Items | None = None, reason: str) -> None:
+        """What ``change_holding`` does, on the working maps."""
+        player = self._players[player_id]
+        points, spm, cards = player.points, player.spm, player.cards
+        if remove is not None:
+            lacking = shortfall(player, remove)
+            if lacking:
+                raise InsufficientError(f"{player.name} lacks {lacking}")
+            points -= remove.points
+            spm -= remove.spm
+            cards = remove_cards(cards, remove.cards)
+        if add is not None:
+            points += add.points
+            spm += add.spm
+            cards = sort_cards((*cards, *add.cards))
+        self._set_player(player_id, player.model_copy(update={"points": points, "spm": spm, "cards": cards}))
+        if points < player.points:
+            self.lapse_bids(player_id, reason)
+
+    def grant(self, player_id: str, *, points: int = 0, spm: int = 0, cards: Sequence[Card] = ()) -> None:
+        """``change`` with ``add`` alone, without building an ``Items``: a gain never makes a bid lapse."""
+        if points < 0 or spm < 0:
+            raise ValueError("a grant cannot take anything away")
+        player = self._players[player_id]
+        cards = sort_cards((*player.cards, *cards))
+        update = {"points": player.points + points, "spm": player.spm + spm, "cards": cards}
+        self._set_player(player_id, player.model_copy(update=update))
+
+    def lapse_bids(self, player_id: str, reason: str, *, all_bids: bool = False) -> None:
+        """What ``invalidate_bids`` does, on the working maps."""
+        player = self._players.get(player_id)
+        points = player.points if player is not None and not all_bids else -1
+        revive = self._state.ruleset.auction.revive_bids
+        if player is not None and not all_bids and (revive or player.bid_ceiling <= points):
+            return
+        name = player.name if player is not None else player_id
+        lost: list[tuple[int, int]] = []
+        for number, lot in tuple(self._lots.items()):
+            start = bisect.bisect_right(lot.bids, points, key=lambda b: b.amount)
+            doomed = {b.id for b in lot.bids[start:] if b.player == player_id}
+            if not doomed:
+                continue
+            lost.extend((number, b.amount) for b in lot.bids[start:] if b.id in doomed)
+            self._set_lot(number, lot.lapse(doomed, name=name, reason=reason))
+        if player is not None and player.bid_ceiling > max(points, 0):
+            self._set_player(player_id, player.model_copy(update={"bid_ceiling": max(points, 0)}))
+        if lost:
+            self.events.append(BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason))
+
+    def state(self) -> RoundState:
+        """The state with every change so far; later changes copy the maps anew, leaving it as it is."""
+        update: dict[str, object] = {}
+        if self._own_players:
+            update["players"] = self._players
+        if self._own_lots:
+            update["lots"] = self._lots
+        if update:
+            self._state = self._state.model_copy(update=update)
+            self._own_players = self._own_lots = False
+        return self._state
+
+    def transition(self) -> Transition:
+        return Transition(self.state(), tuple(self.events))
 
 
 def bid_counts(state: RoundState, bid: Bid) -> bool:
@@ -156,24 +243,6 @@ def invalidate_bids(state: RoundState, player_id: str, reason: str, *, all_bids:
     Bids are ordered by amount, so only those above the player's points are looked at, and
     ``bid_ceiling`` lets a loss of points that leaves every bid affordable skip even that.
     """
-    player = state.players.get(player_id)
-    points = player.points if player is not None and not all_bids else -1
-    if player is not None and not all_bids and (state.ruleset.auction.revive_bids or player.bid_ceiling <= points):
-        return Transition(state)
-    lost: list[tuple[int, int]] = []
-    lots = dict(state.lots)
-    for number, lot in state.lots.items():
-        start = bisect.bisect_right(lot.bids, points, key=lambda b: b.amount)
-        doomed = {b.id for b in lot.bids[start:] if b.player == player_id}
-        if not doomed:
-            continue
-        lost.extend((number, b.amount) for b in lot.bids[start:] if b.id in doomed)
-        lots[number] = lot.lapse(doomed, name=player.name if player is not None else player_id, reason=reason)
-    players = state.players
-    if player is not None and player.bid_ceiling > max(points, 0):
-        players = {**players, player_id: player.model_copy(update={"bid_ceiling": max(points, 0)})}
-    if not lost:
-        return Transition(state.model_copy(update={"players": players}) if players is not state.players else state)
-    name = player.name if player is not None else player_id
-    event = BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason)
-    return Transition(state.model_copy(update={"lots": lots, "players": players}), (event,))
+    changes = HoldingChanges(state)
+    changes.lapse_bids(player_id, reason, all_bids=all_bids)
+    return changes.transition()

@@ -9,13 +9,13 @@ tie-break for the poker one; ``wrap_around`` lets straights run over the ace.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import groupby
+from operator import itemgetter
 
-from games.nomic.cards import Card, sort_cards
+from games.nomic.cards import Card
 from games.nomic.errors import BadInputError
 
 HAND_SIZE = 5
@@ -58,7 +58,7 @@ Key = tuple[tuple[int, int], ...]
 """A tie-break key; pairs so that both tie-break rules share one comparable type."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class HandRank:
     """A hand's standing: hands compare by category, then by ``key``; ``cards`` is for display.
 
@@ -77,7 +77,7 @@ class HandRank:
         return self.category.label
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """One player's place; ``coin_toss`` says a toss ordered them against an identical hand."""
 
@@ -87,19 +87,21 @@ class Placement:
     coin_toss: bool
 
 
-def _run_start(ranks: set[int], *, wrap_around: bool) -> int | None:
+_RUNS = {frozenset((start - 1 + i) % 13 + 1 for i in range(HAND_SIZE)): start for start in range(1, 14)}
+"""Each run of five ranks on the circle A-2-...-K-A, by its set of ranks, to the rank it starts at."""
+
+
+def _run_start(ranks: Sequence[int], *, wrap_around: bool) -> int | None:
     """The rank a run of five begins at (1..13), or None when the ranks are not sequential.
 
     Runs are read on the circle A-2-...-K-A: starts 1..9 are ordinary runs, 10 is 10-J-Q-K-A and
-    11..13 are the runs that wrap over the ace, allowed only with ``wrap_around``.
+    11..13 are the runs that wrap over the ace, allowed only with ``wrap_around``. Every set of
+    ranks is at most one run, so one look-up finds it.
     """
-    if len(ranks) != HAND_SIZE:
+    start = _RUNS.get(frozenset(ranks))  # five different ranks or no run
+    if start is None or (start > 10 and not wrap_around):
         return None
-    last_start = 13 if wrap_around else 10
-    for start in range(1, last_start + 1):
-        if {(start - 1 + i) % 13 + 1 for i in range(HAND_SIZE)} == ranks:
-            return start
-    return None
+    return start
 
 
 def _poker_run_top(start: int) -> int:
@@ -115,29 +117,29 @@ def _poker_run_top(start: int) -> int:
     return top if top <= 13 else top - 13
 
 
-def _category(cards: Sequence[Card], run_start: int | None) -> Category:
-    """The highest category the hand satisfies, in the order the rule text lists them."""
-    counts = sorted(Counter(c.rank for c in cards).values(), reverse=True)
-    same_suit = len({c.suit for c in cards}) == 1
-    if counts[0] == 5:
-        return Category.FIVE_OF_A_KIND
-    if run_start is not None and same_suit:
-        return Category.STRAIGHT_FLUSH
-    if counts[0] == 4:
-        return Category.FOUR_OF_A_KIND
-    if counts[:2] == [3, 2]:
-        return Category.FULL_HOUSE
-    if same_suit:
-        return Category.FLUSH
+_BY_PATTERN = {
+    (5,): Category.FIVE_OF_A_KIND,
+    (4, 1): Category.FOUR_OF_A_KIND,
+    (3, 2): Category.FULL_HOUSE,
+    (3, 1, 1): Category.THREE_OF_A_KIND,
+    (2, 2, 1): Category.TWO_PAIR,
+    (2, 1, 1, 1): Category.ONE_PAIR,
+    (1, 1, 1, 1, 1): Category.HIGH_CARD,
+}
+"""The category that the pattern of same-rank groups (largest first) gives on its own."""
+
+
+def _category(ranks: Sequence[int], same_suit: bool, run_start: int | None) -> Category:
+    """The highest category the hand satisfies, in the order the rule text lists them.
+
+    A run has five different ranks, so its pattern is High Card and the run decides; otherwise
+    one suit lifts the hand to a Flush unless its pattern already ranks higher (duplicate cards
+    make a same-suit Five or Four of a Kind or Full House possible).
+    """
     if run_start is not None:
-        return Category.STRAIGHT
-    if counts[0] == 3:
-        return Category.THREE_OF_A_KIND
-    if counts[:2] == [2, 2]:
-        return Category.TWO_PAIR
-    if counts[0] == 2:
-        return Category.ONE_PAIR
-    return Category.HIGH_CARD
+        return Category.STRAIGHT_FLUSH if same_suit else Category.STRAIGHT
+    category = _BY_PATTERN[tuple(sorted(map(ranks.count, set(ranks)), reverse=True))]
+    return max(category, Category.FLUSH) if same_suit else category
 
 
 def _poker_key(cards: Sequence[Card], category: Category, run_start: int | None) -> Key:
@@ -167,11 +169,21 @@ def rank_hand(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers
     """
     if len(cards) != HAND_SIZE:
         raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
-    run_start = _run_start({c.rank for c in cards}, wrap_around=wrap_around)
-    category = _category(cards, run_start)
-    ordered = sort_cards(cards)
-    key = _poker_key(cards, category, run_start) if poker_kickers else tuple(c.strength for c in ordered)
-    return HandRank(category=category, key=key, cards=ordered)
+    ranks = [c.rank for c in cards]
+    run_start = _run_start(ranks, wrap_around=wrap_around)
+    category = _category(ranks, len({c.suit for c in cards}) == 1, run_start)
+    # The ``sort_cards`` order (highest first, stable), reading each card's strength once:
+    # placements rank every presented hand in one tick, and presented hands are kept in that
+    # order already, so their order is kept as it is.
+    strengths = [c.strength for c in cards]
+    highest_first = sorted(strengths, reverse=True)
+    if highest_first == strengths:
+        ordered = tuple(cards)
+    else:
+        order = sorted(range(HAND_SIZE), key=strengths.__getitem__, reverse=True)
+        ordered = tuple([cards[i] for i in order])
+    key = _poker_key(cards, category, run_start) if poker_kickers else tuple(highest_first)
+    return HandRank(category, key, ordered)
 
 
 def place_hands(
@@ -186,17 +198,19 @@ def place_hands(
     Players are sorted by name before anything else so that the mapping's order cannot change
     the result, and a given ``rng`` state always gives the same tosses.
     """
-    ranked = [
-        (player, rank_hand(hands[player], wrap_around=wrap_around, poker_kickers=poker_kickers))
-        for player in sorted(hands)
-    ]
-    ranked.sort(key=lambda pair: pair[1], reverse=True)
+    ranked: list[tuple[tuple[Category, Key], str, HandRank]] = []
+    for player in sorted(hands):
+        rank = rank_hand(hands[player], wrap_around=wrap_around, poker_kickers=poker_kickers)
+        # A rank compares as (category, key): sorting on that tuple spares a Python-level
+        # comparison per pair of hands, which counts with thousands of players.
+        ranked.append(((rank.category, rank.key), player, rank))
+    ranked.sort(key=itemgetter(0), reverse=True)
     placements: list[Placement] = []
-    for _, tied_iter in groupby(ranked, key=lambda pair: pair[1]):
+    for _, tied_iter in groupby(ranked, key=itemgetter(0)):
         tied = list(tied_iter)
         tossed = len(tied) > 1
         if tossed:
             rng.shuffle(tied)
-        for player, rank in tied:
+        for _, player, rank in tied:
             placements.append(Placement(len(placements) + 1, player, rank, tossed))
     return placements

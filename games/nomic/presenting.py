@@ -6,10 +6,10 @@ import random
 
 from games.nomic.actions import PresentHand
 from games.nomic.cards import missing_cards, sort_cards
-from games.nomic.common import Transition, change_holding, require_channel, require_player
+from games.nomic.common import HoldingChanges, Transition, change_holding, require_channel, require_player
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, WrongPhaseError
-from games.nomic.events import Event, HandPresented, PlacementLine, PlacementsMade
+from games.nomic.events import HandPresented, PlacementLine, PlacementsMade
 from games.nomic.hands import place_hands, rank_hand
 from games.nomic.items import Items
 from games.nomic.phases import Phase
@@ -50,27 +50,31 @@ def apply_present(state: RoundState, ctx: Context, action: PresentHand) -> Trans
 
 
 def make_placements(state: RoundState, rng: random.Random) -> Transition:
-    """Rank the presented hands, hand out the prizes, and give low places their cards back."""
+    """Rank the presented hands, hand out the prizes, and give low places their cards back.
+
+    Every prize goes to one working copy of the players (``HoldingChanges``): one copy of the
+    map per placements, not one per player.
+    """
     options = state.ruleset.hands
     hands = {pid: h.cards for pid, h in state.hands.items() if pid in state.players}
     placements = place_hands(
         hands, rng, wrap_around=options.wrap_around_straights, poker_kickers=options.poker_kickers
     )
-    events: list[Event] = []
+    changes = HoldingChanges(state)
     lines: list[PlacementLine] = []
     records: list[PlacementRecord] = []
+    shown_prizes: dict[tuple[int, int], Items] = {}  # one value each; most places share the empty one
     for placement in placements:
         index = placement.place - 1
         points = options.prize_points[index] if index < len(options.prize_points) else 0
         spm = options.prize_proposal_makers[index] if index < len(options.prize_proposal_makers) else 0
         returned = placement.place >= options.return_cards_from_place
-        prize = Items(points=points, spm=spm, cards=hands[placement.player] if returned else ())
-        step = change_holding(state, placement.player, add=prize, reason="placements")
-        state = step.state
-        events.extend(step.events)
-        name = state.players[placement.player].name
-        shown = Items(points=points, spm=spm)
         cards = hands[placement.player]
+        changes.grant(placement.player, points=points, spm=spm, cards=cards if returned else ())
+        name = changes.player(placement.player).name
+        shown = shown_prizes.get((points, spm))
+        if shown is None:
+            shown = shown_prizes[points, spm] = Items(points=points, spm=spm)
         category = placement.rank.category.label
         lines.append(PlacementLine(placement.place, name, cards, category, shown, returned, placement.coin_toss))
         records.append(
@@ -85,5 +89,7 @@ def make_placements(state: RoundState, rng: random.Random) -> Transition:
                 cards_returned=returned,
             )
         )
-    state = state.model_copy(update={"hands": {}, "presenting_open": False, "last_placements": tuple(records)})
-    return Transition(state, (PlacementsMade(tuple(lines)), *events))
+    state = changes.state().model_copy(
+        update={"hands": {}, "presenting_open": False, "last_placements": tuple(records)}
+    )
+    return Transition(state, (PlacementsMade(tuple(lines)), *changes.events))

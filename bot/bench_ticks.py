@@ -1,0 +1,213 @@
+"""The week's three big ticks at several server sizes, side by side (part of ``python -m bot bench``).
+
+For each size the rules alone (no store) build the states just before the auction start, the
+settlement and the placements, with every player taking part: each one bids, receives five
+cards and presents them. Each state then enters an on-disk store as a snapshot, as if the week
+had been played there, and the tick runs the way the live scheduler runs it
+(``Router.due_work``: rules, the durable commit, the posts). Runs are interleaved (every size
+and tick once per run) so that a machine that slows down mid-way slows every column alike.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.router import Router
+from data.store import Store
+from games.nomic import engine
+from games.nomic.actions import Action, AdminGive, AdminLot, AdminSet, Join, PlaceBid, PresentHand, StartRound, Tick
+from games.nomic.cards import Card
+from games.nomic.context import ChannelRole, Context
+from games.nomic.items import Items
+from games.nomic.phases import BoundaryKind
+from games.nomic.ruleset import load_ruleset
+from games.nomic.service import RoundService, action_rng
+from games.nomic.state import RoundState
+from scheduler.due import next_tick, opening
+
+SIZES = (300, 1_000, 3_000)
+RUNS = 5
+BIDS_PER_PLAYER = 3
+GOAL_MS = 50.0
+ADMIN = "admin"
+START = datetime(2026, 1, 3, 6, 0, tzinfo=UTC)
+"""A Saturday morning after placements: the players join before Sunday's auction start."""
+
+_LABELS = {
+    BoundaryKind.AUCTION_START: "auction start",
+    BoundaryKind.AUCTION_END: "settlement",
+    BoundaryKind.PLACEMENTS: "placements",
+}
+
+
+@dataclass(frozen=True)
+class TickCase:
+    """A state and the tick due next on it."""
+
+    label: str
+    state: RoundState
+    tick: Tick
+
+
+@dataclass
+class Timings:
+    wall: list[float]
+    rules: list[float]
+
+
+def _apply(state: RoundState, actor: str, channel: ChannelRole, action: Action, at: datetime) -> RoundState:
+    ctx = Context(actor=actor, actor_name=actor, channel=channel, at=at, is_moderator=actor == ADMIN)
+    return engine.apply(state, ctx, action, action_rng(state.seed, state.seq + 1)).state
+
+
+def _advance(state: RoundState, tick: Tick) -> RoundState:
+    return engine.advance(state, tick, action_rng(state.seed, state.seq + 1)).state
+
+
+def _case(state: RoundState) -> TickCase:
+    tick = next_tick(state)
+    label = " + ".join(_LABELS.get(kind, kind.value) for kind in tick.boundaries) or "tick"
+    return TickCase(label, state, tick)
+
+
+def _card(rng: random.Random) -> Card:
+    return Card.roll(rng)[0]
+
+
+def tick_cases(players: int, seed: str) -> list[TickCase]:
+    """The states before the auction start, the settlement and the placements of one busy week."""
+    rng = random.Random(f"ticks:{seed}:{players}")
+    ruleset = load_ruleset()
+    phase, presenting = opening(ruleset, START)
+    setup = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=START)
+    start = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(ADMIN,))
+    state = engine.start_round("ticks", f"bench:{seed}", setup, start).state
+    ga, auctions = ChannelRole.GAME_ACTIONS, ChannelRole.AUCTIONS
+    lots = ruleset.auction.lots_per_auction
+    bids = players * BIDS_PER_PLAYER
+    # Enough weekly points that the rising bids stay affordable (about two points a step).
+    grant = max(100, bids * 4 // lots)
+    state = _apply(state, ADMIN, ga, AdminSet(option="auction.weekly_points", value=str(grant)), START)
+    names = [f"p{i}" for i in range(1, players + 1)]
+    for name in names:
+        state = _apply(state, name, ga, Join(), START)
+    for _ in range(lots):
+        state = _apply(state, ADMIN, ga, AdminLot(cards=(_card(rng), _card(rng))), START)
+
+    cases = [_case(state)]
+    state = _advance(state, cases[-1].tick)
+    at = state.clock + timedelta(hours=1)
+    top = dict.fromkeys(state.lots, 0)
+    numbers = sorted(top)
+    for _ in range(bids):
+        number = rng.choice(numbers)
+        amount = top[number] + rng.randint(1, 3)
+        bidder = rng.choice(names)
+        if state.players[bidder].points >= amount:
+            state = _apply(state, bidder, auctions, PlaceBid(lot=number, amount=amount), at)
+            top[number] = amount
+
+    cases.append(_case(state))
+    state = _advance(state, cases[-1].tick)
+    at = state.clock + timedelta(hours=1)
+    for name in names:
+        hand = tuple(_card(rng) for _ in range(5))
+        state = _apply(state, ADMIN, ga, AdminGive(target=name, items=Items(cards=hand)), at)
+        state = _apply(state, name, ga, PresentHand(cards=hand), at)
+    cases.append(_case(state))
+    return cases
+
+
+async def _run_tick(store: Store, router: Router, guild: str, case: TickCase) -> float:
+    """Put the state in the store as the guild's snapshot, load it, and time its tick."""
+    state = case.state.model_copy(update={"guild": guild})
+    # One setup row under the snapshot, so that the guild exists and nothing needs replaying.
+    await store.append(
+        guild,
+        seq=state.seq,
+        event_id="bench:setup",
+        at=state.clock,
+        actor="setup",
+        kind="start_round",
+        body="{}",
+        seed=state.seed,
+        snapshot=state.model_dump_json(),
+    )
+    if await router.service.state(guild) != state:
+        raise RuntimeError(f"guild {guild}: the stored state does not load back as it was")
+    gc.collect()
+    started = time.perf_counter()
+    await router.due_work(guild, case.tick.at)
+    elapsed = time.perf_counter() - started
+    after = await router.service.state(guild)
+    if after is None or after.clock != case.tick.at:
+        raise RuntimeError(f"guild {guild}: the tick at {case.tick.at.isoformat()} was not applied")
+    router.service.forget(guild)
+    return elapsed
+
+
+def _rules_seconds(case: TickCase) -> float:
+    gc.collect()
+    started = time.perf_counter()
+    _advance(case.state, case.tick)
+    return time.perf_counter() - started
+
+
+async def measure(sizes: Sequence[int], runs: int, seed: str, folder: Path) -> dict[tuple[str, int], Timings]:
+    cases: dict[int, list[TickCase]] = {}
+    for size in sizes:
+        print(f"[bench] building the ticks' states for {size:,} players", file=sys.stderr, flush=True)
+        cases[size] = tick_cases(size, seed)
+    timings: dict[tuple[str, int], Timings] = {}
+    store = await Store.open(folder / f"ticks-{seed}-{time.time_ns()}.db", synchronous="FULL")
+    try:
+        router = Router(RoundService(store))
+        for run in range(runs):
+            print(f"[bench] ticks, run {run + 1} of {runs}", file=sys.stderr, flush=True)
+            for size in sizes:
+                for n, case in enumerate(cases[size]):
+                    guild = f"ticks-{size}-{n}-{run}"
+                    wall = await _run_tick(store, router, guild, case)
+                    timing = timings.setdefault((case.label, size), Timings([], []))
+                    timing.wall.append(wall)
+                    timing.rules.append(_rules_seconds(case))
+    finally:
+        await store.close()
+    return timings
+
+
+def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: int) -> str:
+    cell = 24
+    head = "".join(f"  {f'{size:,} players':>{cell}}" for size in sizes)
+    lines = [
+        f"Ticks by server size (ms over {runs} runs: wall min / median, [rules alone, min]; goal < {GOAL_MS:.0f})",
+        f"  {'':<16}{head}",
+    ]
+    labels = list(dict.fromkeys(label for label, _ in timings))
+    for label in labels:
+        row = f"  {label:<16}"
+        for size in sizes:
+            timing = timings.get((label, size))
+            if timing is None:
+                row += f"  {'-':>{cell}}"
+                continue
+            low = min(timing.wall) * 1000
+            mid = statistics.median(timing.wall) * 1000
+            rules = min(timing.rules) * 1000
+            text = f"{low:.1f} / {mid:.1f} [{rules:.1f}]{'' if mid < GOAL_MS else ' OVER'}"
+            row += f"  {text:>{cell}}"
+        lines.append(row)
+    return "\n".join(lines)
+
+
+async def tick_bench(sizes: Sequence[int], runs: int, seed: str, folder: Path) -> str:
+    """The table of tick times by server size."""
+    return report(await measure(sizes, runs, seed, folder), sizes, runs)

@@ -1,0 +1,302 @@
+"""Holding changes applied in one batch equal the same changes applied one at a time.
+
+``HoldingChanges`` copies the players and lots once however many changes a tick makes. The
+oracle below is the one-change-one-copy code it replaced, kept verbatim in spirit: every change
+a new state, every loss of points a look at the player's bids. Placements, which pay every
+player at once, are compared with the old loop built on that oracle.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.nomic import engine
+from games.nomic.actions import AdminLot, AdminSet, PlaceBid, PresentHand
+from games.nomic.cards import Card, Suit, remove_cards, sort_cards
+from games.nomic.common import HoldingChanges, Transition, change_holding, invalidate_bids, shortfall
+from games.nomic.errors import InsufficientError, RuleError
+from games.nomic.events import BidsInvalidated, Event, PlacementLine, PlacementsMade
+from games.nomic.hands import place_hands
+from games.nomic.items import Items
+from games.nomic.phases import Phase
+from games.nomic.presenting import make_placements
+from games.nomic.ruleset import Ruleset
+from games.nomic.state import PlacementRecord, RoundState
+from tests.support import AUC, MOD, apply, ctx, give, new_round
+
+NAMES = ["ann", "ben", "cat", "dan"]
+
+# --- the oracle: one change, one new state ------------------------------------------------------
+
+
+def one_change(
+    state: RoundState, player_id: str, *, add: Items | None = None, remove: Items | None = None, reason: str
+) -> Transition:
+    player = state.players[player_id]
+    points, spm, cards = player.points, player.spm, player.cards
+    if remove is not None:
+        if shortfall(player, remove):
+            raise InsufficientError(f"{player.name} lacks {shortfall(player, remove)}")
+        points -= remove.points
+        spm -= remove.spm
+        cards = remove_cards(cards, remove.cards)
+    if add is not None:
+        points += add.points
+        spm += add.spm
+        cards = sort_cards((*cards, *add.cards))
+    updated = player.model_copy(update={"points": points, "spm": spm, "cards": cards})
+    state = state.model_copy(update={"players": {**state.players, player_id: updated}})
+    if points < player.points:
+        return one_lapse(state, player_id, reason)
+    return Transition(state)
+
+
+def one_lapse(state: RoundState, player_id: str, reason: str, *, all_bids: bool = False) -> Transition:
+    player = state.players.get(player_id)
+    points = player.points if player is not None and not all_bids else -1
+    if player is not None and not all_bids and (state.ruleset.auction.revive_bids or player.bid_ceiling <= points):
+        return Transition(state)
+    lost: list[tuple[int, int]] = []
+    lots = dict(state.lots)
+    for number, lot in state.lots.items():
+        start = bisect.bisect_right(lot.bids, points, key=lambda b: b.amount)
+        doomed = {b.id for b in lot.bids[start:] if b.player == player_id}
+        if not doomed:
+            continue
+        lost.extend((number, b.amount) for b in lot.bids[start:] if b.id in doomed)
+        lots[number] = lot.lapse(doomed, name=player.name if player is not None else player_id, reason=reason)
+    players = state.players
+    if player is not None and player.bid_ceiling > max(points, 0):
+        players = {**players, player_id: player.model_copy(update={"bid_ceiling": max(points, 0)})}
+    if not lost:
+        return Transition(state.model_copy(update={"players": players}) if players is not state.players else state)
+    name = player.name if player is not None else player_id
+    event = BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason)
+    return Transition(state.model_copy(update={"lots": lots, "players": players}), (event,))
+
+
+def one_by_one_placements(state: RoundState, rng: random.Random) -> Transition:
+    """Placements as they were: a new players map for every player placed."""
+    options = state.ruleset.hands
+    hands = {pid: h.cards for pid, h in state.hands.items() if pid in state.players}
+    placements = place_hands(hands, rng, wrap_around=options.wrap_around_straights, poker_kickers=options.poker_kickers)
+    events: list[Event] = []
+    lines: list[PlacementLine] = []
+    records: list[PlacementRecord] = []
+    for placement in placements:
+        index = placement.place - 1
+        points = options.prize_points[index] if index < len(options.prize_points) else 0
+        spm = options.prize_proposal_makers[index] if index < len(options.prize_proposal_makers) else 0
+        returned = placement.place >= options.return_cards_from_place
+        prize = Items(points=points, spm=spm, cards=hands[placement.player] if returned else ())
+        step = one_change(state, placement.player, add=prize, reason="placements")
+        state = step.state
+        events.extend(step.events)
+        name = state.players[placement.player].name
+        shown = Items(points=points, spm=spm)
+        cards = hands[placement.player]
+        category = placement.rank.category.label
+        lines.append(PlacementLine(placement.place, name, cards, category, shown, returned, placement.coin_toss))
+        records.append(
+            PlacementRecord(
+                place=placement.place,
+                player=placement.player,
+                name=name,
+                cards=cards,
+                category=category,
+                coin_toss=placement.coin_toss,
+                prize=shown,
+                cards_returned=returned,
+            )
+        )
+    state = state.model_copy(update={"hands": {}, "presenting_open": False, "last_placements": tuple(records)})
+    return Transition(state, (PlacementsMade(tuple(lines)), *events))
+
+
+# --- strategies ---------------------------------------------------------------------------------
+
+_cards = st.lists(st.builds(Card, st.integers(1, 4), st.sampled_from([Suit.SPADES, Suit.HEARTS])), max_size=4).map(
+    tuple
+)
+"""A few cards from a small pool, so that removals often find what they take."""
+_items = st.builds(Items, points=st.integers(0, 40), cards=_cards, spm=st.integers(0, 1))
+
+
+@st.composite
+def auctions(draw: st.DrawFn) -> RoundState:
+    """Four players with points, cards and items, and bids on three lots placed through the rules."""
+    revive = draw(st.booleans())
+    state = new_round(players=NAMES, ruleset=Ruleset().with_option("auction.revive_bids", str(revive).lower()))
+    for name in NAMES:
+        hand = " ".join(c.code for c in draw(_cards))
+        state = give(state, name, points=draw(st.integers(0, 60)), spm=draw(st.integers(0, 2)), hand=hand)
+    for _ in range(3):
+        state = apply(state, MOD, AdminLot(cards=(Card(1, Suit.SPADES), Card(13, Suit.HEARTS))))
+    for _ in range(draw(st.integers(0, 14))):
+        bid = PlaceBid(lot=draw(st.integers(1, 3)), amount=draw(st.integers(1, 60)))
+        with contextlib.suppress(RuleError):  # an unaffordable or too low bid is refused
+            state = apply(state, draw(st.sampled_from(NAMES)), bid, AUC)
+    return state
+
+
+_player = st.sampled_from(NAMES)
+_step = st.one_of(
+    st.tuples(st.just("change"), _player, st.none() | _items, st.none() | _items),
+    st.tuples(st.just("grant"), _player, _items),
+    st.tuples(st.just("lapse"), st.sampled_from([*NAMES, "gone"]), st.booleans()),
+)
+
+
+def _one_step(state: RoundState, step: tuple) -> Transition:
+    kind, who, *rest = step
+    if kind == "change":
+        return one_change(state, who, add=rest[0], remove=rest[1], reason=f"step {kind}")
+    if kind == "grant":
+        return one_change(state, who, add=rest[0], reason=f"step {kind}")
+    return one_lapse(state, who, f"step {kind}", all_bids=rest[0])
+
+
+def _batch_step(changes: HoldingChanges, step: tuple) -> None:
+    kind, who, *rest = step
+    if kind == "change":
+        changes.change(who, add=rest[0], remove=rest[1], reason=f"step {kind}")
+    elif kind == "grant":
+        changes.grant(who, points=rest[0].points, spm=rest[0].spm, cards=rest[0].cards)
+    else:
+        changes.lapse_bids(who, f"step {kind}", all_bids=rest[0])
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(auctions(), st.lists(_step, max_size=12))
+def test_a_batch_equals_its_changes_one_at_a_time(state: RoundState, steps: list[tuple]) -> None:
+    before = state.model_copy(deep=True)
+    expected, events, failed_at = state, [], None
+    for n, step in enumerate(steps):
+        try:
+            one = _one_step(expected, step)
+        except InsufficientError:
+            failed_at = n
+            break
+        expected = one.state
+        events.extend(one.events)
+
+    changes = HoldingChanges(state)
+    for n, step in enumerate(steps):
+        if n == failed_at:
+            with pytest.raises(InsufficientError):
+                _batch_step(changes, step)
+            break
+        _batch_step(changes, step)
+    else:
+        result = changes.transition()
+        assert result.state == expected
+        assert list(result.events) == events
+        if expected is state:
+            assert result.state is state  # nothing changed: the very same state, so nothing is logged
+    assert state == before  # the batch worked on copies
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(auctions(), st.lists(_step, max_size=6))
+def test_single_change_helpers_equal_the_oracle(state: RoundState, steps: list[tuple]) -> None:
+    for step in steps:
+        kind, who, *rest = step
+        try:
+            expected = _one_step(state, step)
+        except InsufficientError:
+            with pytest.raises(InsufficientError):
+                change_holding(state, who, add=rest[0], remove=rest[1], reason=f"step {kind}")
+            return
+        if kind == "change":
+            got = change_holding(state, who, add=rest[0], remove=rest[1], reason=f"step {kind}")
+        elif kind == "grant":
+            got = change_holding(state, who, add=rest[0], reason=f"step {kind}")
+        else:
+            got = invalidate_bids(state, who, f"step {kind}", all_bids=rest[0])
+        assert got.state == expected.state
+        assert got.events == expected.events
+        assert (got.state is state) == (expected.state is state)
+        state = got.state
+
+
+def test_revive_turned_off_lapses_every_unaffordable_bid_as_one_by_one_would() -> None:
+    rules = Ruleset().with_option("auction.revive_bids", "true")
+    state = new_round(players=NAMES, ruleset=rules)
+    for n, name in enumerate(NAMES):
+        state = give(state, name, points=50 + n)
+        state = apply(state, MOD, AdminLot(cards=(Card(1, Suit.SPADES), Card(2, Suit.SPADES))))
+    for n, name in enumerate(NAMES):
+        state = apply(state, name, PlaceBid(lot=n + 1, amount=40 + n), AUC)
+    for name in NAMES[:3]:
+        state = one_change(state, name, remove=Items(points=20), reason="set-up").state  # bids now unaffordable
+    expected = state.model_copy(update={"ruleset": Ruleset()})  # revive off, as the change makes it
+    expected_events: list[Event] = []
+    for name in sorted(state.players):
+        step = one_lapse(expected, name, "bids no longer revive")
+        expected = step.state
+        expected_events.extend(step.events)
+    step = engine.apply(state, ctx(MOD), AdminSet(option="auction.revive_bids", value="false"), random.Random(0))
+    assert step.state.lots == expected.lots
+    assert step.state.players == expected.players
+    assert [e for e in step.events if isinstance(e, BidsInvalidated)] == expected_events
+    assert {lot.number for lot in step.state.lots.values() if lot.bids} == {4}
+    assert len(expected_events) == 3
+
+
+@st.composite
+def bartering(draw: st.DrawFn) -> RoundState:
+    """Players who present hands (some identical, so that coin tosses happen) under varied prizes."""
+    prizes = draw(st.lists(st.integers(0, 30), max_size=5))
+    makers = draw(st.lists(st.integers(0, 2), max_size=3))
+    rules = (
+        Ruleset()
+        .with_option("hands.prize_points", f"[{','.join(map(str, prizes))}]")
+        .with_option("hands.prize_proposal_makers", f"[{','.join(map(str, makers))}]")
+        .with_option("hands.return_cards_from_place", str(draw(st.integers(1, 7))))
+        .with_option("hands.poker_kickers", str(draw(st.booleans())).lower())
+    )
+    names = [f"p{i}" for i in range(draw(st.integers(0, 9)))]
+    state = new_round(Phase.BARTERING, players=names, ruleset=rules)
+    pool = [Card(r, s) for r in (1, 2, 12, 13) for s in (Suit.SPADES, Suit.CLUBS)]
+    shared = tuple(draw(st.lists(st.sampled_from(pool), min_size=5, max_size=5)))
+    for name in names:
+        hand = shared if draw(st.booleans()) else tuple(draw(st.lists(st.sampled_from(pool), min_size=5, max_size=5)))
+        extra = " ".join(c.code for c in draw(st.lists(st.sampled_from(pool), max_size=2)))
+        state = give(state, name, points=draw(st.integers(0, 5)), hand=" ".join(c.code for c in hand) + " " + extra)
+        if draw(st.booleans()):
+            state = apply(state, name, PresentHand(cards=hand))
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bartering(), st.integers(0, 2**32))
+def test_placements_equal_the_one_by_one_placements(state: RoundState, seed: int) -> None:
+    expected = one_by_one_placements(state, random.Random(seed))
+    got = make_placements(state, random.Random(seed))
+    assert got.state == expected.state
+    assert got.events == expected.events
+
+
+def test_a_state_taken_mid_batch_stays_as_it_was() -> None:
+    state = give(new_round(players=NAMES), "ann", points=10)
+    changes = HoldingChanges(state)
+    assert changes.state() is state
+    changes.grant("ann", points=5)
+    middle = changes.state()
+    changes.grant("ann", points=7)
+    changes.change("ben", add=Items(points=1), reason="test")
+    assert middle.players["ann"].points == 15
+    assert middle.players["ben"].points == 0
+    end = changes.state()
+    assert end.players["ann"].points == 22
+    assert end.players["ben"].points == 1
+    assert state.players["ann"].points == 10
