@@ -219,7 +219,7 @@ class CommandPath(Acting):
             verb, args = _words(text)
             if verb == "board":
                 return [TablePost(await self.board(guild, table.name, at), private=True, kind="board")]
-            return (
+            posts = (
                 await self._in_thread(
                     guild,
                     table,
@@ -238,6 +238,11 @@ class CommandPath(Acting):
             )
         except GameRuleError as exc:
             return [TablePost(error_text(exc), error=True, kind="error")]
+        if posts and not any(p.private or p.error or p.table is None or actor.id in p.to for p in posts):
+            # the thread shows what happened; the DM itself still gets its answer, privately
+            shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:60] + "…"
+            posts.append(TablePost(tr(table.lang, "dm.done", table=table.name, command=shown), private=True))
+        return posts
 
     async def _outside(
         self,
