@@ -4,7 +4,10 @@ One path: a prefix command, a slash command, a button and a menu choice all beco
 (``!join``, ``!ai 2``, ``!section 12 9``...) and end in ``Router.table_command``, which is
 ``TableService.command``: the call the simulator makes for the same line. A button says which
 table it belongs to in its ``custom_id`` (``table:GUILD:wikipedia-1:join``), so it keeps working
-after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``).
+after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``). At a game
+that lets a seat bring something, **Join** opens the form the game describes (``GameEngine.join_form``:
+a menu or a text box per field); sending it types ``!join key:value ...``. ``/play``'s ``options``
+are the typed form's ``key:value`` words, offered with their defaults as they are typed.
 
 ``TableDesk`` shows what the service says: posts of a table go to the table's thread (a public
 thread ``GAME-N``, created from the channel where ``!play`` was used when the table's lobby is
@@ -31,9 +34,11 @@ from bot.render.tables import PICTURE_FILE, table_picture
 from bot.router import Post
 from games.nomic.context import ChannelRole
 from games.tables import lobby
-from games.tables.engine import GameRuleError
+from games.tables.engine import FormField, GameRuleError, PrivateWords
+from games.tables.i18n import LANGUAGE_NAMES, LANGUAGES, normalise, tr
 from games.tables.lobby import Table, TableStatus
-from games.tables.registry import GAMES
+from games.tables.options import option_hints
+from games.tables.registry import GAMES, get_game
 from games.tables.service import Actor, TableService, is_table_name, parse_play
 
 if TYPE_CHECKING:
@@ -143,8 +148,11 @@ def reads(table: Table, text: str) -> bool:
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """A table's button: its guild, table and action are all in its ``custom_id``."""
 
-    def __init__(self, guild: int, table: str, action: str, *, row: int | None = None) -> None:
-        label, style = _BUTTONS[action]
+    def __init__(
+        self, guild: int, table: str, action: str, *, row: int | None = None, label: str | None = None
+    ) -> None:
+        default, style = _BUTTONS[action]
+        label = (label or default)[:80]
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"table:{guild}:{table}:{action}"), row=row
         )
@@ -160,6 +168,11 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         desk: TableDesk = interaction.client.desk
+        if self.action == "join":
+            form = await desk.join_form(self.guild_id, self.table)
+            if form is not None:  # the game asks what the seat brings: a form only the presser sees
+                await interaction.response.send_modal(form)
+                return
         text = _TEXTS.get(self.action)
         if text is None:  # the AI buttons: one computer player more or fewer than now
             found = await desk.find(self.guild_id, self.table)
@@ -242,6 +255,59 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_T
         await desk.click(interaction, self.guild_id, self.table, "!" + values[0])
 
 
+class JoinForm(discord.ui.Modal):
+    """What a game lets a seat bring (``GameEngine.join_form``), asked when **Join** is pressed.
+
+    A field with choices is a menu, any other a text box. Submitting types ``!join key:value ...``
+    for the member (only they see the form and the private answer), down the same path as text.
+    """
+
+    def __init__(self, guild: int, table: Table, fields: tuple[FormField, ...]) -> None:
+        title = tr(table.lang, "lobby.join_form", table=table.name)[:45]
+        super().__init__(title=title, custom_id=f"table:{guild}:{table.name}:join-form", timeout=15 * 60)
+        self.guild_id = guild
+        self.table = table.name
+        self.inputs: dict[str, discord.ui.Select[Any] | discord.ui.TextInput[Any]] = {}
+        for field in fields[:5]:  # Discord's limit of a form's fields
+            component: discord.ui.Select[Any] | discord.ui.TextInput[Any]
+            if field.choices:
+                options = [discord.SelectOption(label=label[:100], value=value[:100]) for label, value in field.choices]
+                component = discord.ui.Select(
+                    custom_id=field.key,
+                    options=options[:MAX_OPTIONS],
+                    placeholder=field.placeholder[:150] or None,
+                    min_values=1 if field.required else 0,
+                    max_values=1,
+                    required=field.required,
+                )
+            else:
+                component = discord.ui.TextInput(
+                    custom_id=field.key,
+                    placeholder=field.placeholder[:100] or None,
+                    required=field.required,
+                    max_length=OPTION_LIMIT,
+                )
+            self.inputs[field.key] = component
+            self.add_item(discord.ui.Label(text=field.label[:45], component=component))
+
+    def command(self) -> str:
+        """The ``!join`` text the form's answers make; a field left empty brings nothing for it."""
+        words = []
+        for key, component in self.inputs.items():
+            if isinstance(component, discord.ui.Select):
+                value = component.values[0] if component.values else ""
+            else:
+                value = component.value
+            value = "-".join(value.split())  # one word: the text path reads `key:value` words
+            if value:
+                words.append(f"{key}:{value}")
+        return line("!join", *words)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        desk: TableDesk = interaction.client.desk
+        await desk.click(interaction, self.guild_id, self.table, self.command())
+
+
 def lobby_view(guild: int, table: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in ("join", "leave", "start"):
@@ -254,7 +320,8 @@ def lobby_view(guild: int, table: Table) -> discord.ui.View:
 def board_view(guild: int, table: Table) -> discord.ui.View:
     """**My hand**, then the buttons the game describes for this moment, then the moderators' button."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(guild, table.name, "hand", row=0))
+    words = lobby.engine_of(table).private_words(table.lang)
+    view.add_item(TableButton(guild, table.name, "hand", row=0, label=words.button))
     if table.board is not None:
         engine = lobby.engine_of(table)
         for control in engine.controls(lobby.game_state(table), table.lang)[:9]:
@@ -293,9 +360,9 @@ def _ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-def _hand_embed(text: str) -> discord.Embed:
-    """A member's own view of their seat: only ever sent ephemerally or by DM."""
-    embed = discord.Embed(title="Your hand", description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
+def _hand_embed(text: str, title: str) -> discord.Embed:
+    """A member's own view of their seat (titled as the game names it): only ever sent ephemerally or by DM."""
+    embed = discord.Embed(title=title, description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
     embed.set_footer(text="Only you can see this.")
     return embed
 
@@ -336,6 +403,25 @@ class TableDesk:
     async def find(self, guild: int, table: str) -> Table | None:
         service = self.tables
         return await service.find(str(guild), table) if service is not None else None
+
+    async def private_words(self, origin: Origin, lang: str | None = None) -> PrivateWords:
+        """How the origin's table names a seat's private view (``Your hand``, ``Your vote``): in the
+        table's language, or ``lang`` for the adapter's own English sentences."""
+        found = await self.find(origin.guild.id, origin.table) if origin.table is not None else None
+        if found is None:
+            said = lang or "en"
+            return PrivateWords(tr(said, "hand.name"), tr(said, "hand.title"), tr(said, "hand.button"))
+        return lobby.engine_of(found).private_words(lang or found.lang)
+
+    async def join_form(self, guild: int, table: str) -> JoinForm | None:
+        """The form **Join** shows when the table's game lets a seat bring something (in the lobby); None: just join."""
+        found = await self.find(guild, table)
+        if found is None or found.status is not TableStatus.LOBBY:
+            return None
+        engine = lobby.engine_of(found)
+        options = engine.options_model.model_validate_json(found.game_options) if found.game_options else None
+        fields = engine.join_form(options, found.lang)
+        return JoinForm(guild, found, fields) if fields else None
 
     # -- the entry points --
 
@@ -458,8 +544,9 @@ class TableDesk:
         except GameRuleError:
             return
         view = await self._moves_view(origin)
+        title = (await self.private_words(origin)).title
         try:
-            await interaction.edit_original_response(embed=_hand_embed(text), view=view)
+            await interaction.edit_original_response(embed=_hand_embed(text, title), view=view)
         except discord.HTTPException:
             log.info("could not refresh a private hand of %s", origin.table)
 
@@ -588,7 +675,7 @@ class TableDesk:
             for part in chunks(post.text):
                 await self._say(origin, content=part, ephemeral=True)
             return
-        embed = _hand_embed(post.text)
+        embed = _hand_embed(post.text, (await self.private_words(origin)).title)
         if origin.interaction is not None:
             view = await self._moves_view(origin)
             kwargs: dict[str, Any] = {"embed": embed}
@@ -596,6 +683,8 @@ class TableDesk:
                 kwargs["view"] = view
             await self._say(origin, ephemeral=True, **kwargs)
             return
+        words = await self.private_words(origin, "en")
+        button = (await self.private_words(origin)).button
         try:
             await origin.user.send(embed=embed)
         except discord.HTTPException as exc:
@@ -603,12 +692,13 @@ class TableDesk:
             await self._say(
                 origin,
                 content=(
-                    f"I could not send you your hand in a DM ({why}), so your cards are not shown here. Press"
-                    " **My hand** under the table's board or use `/hand`: only you see their answers."
+                    f"I could not send you {words.name} in a DM ({why}), and this channel is no place for"
+                    f" {words.name}. Press **{button}** under the table's board or use `/hand`: only you see"
+                    " their answers."
                 ),
             )
             return
-        await self._say(origin, content="I sent you your hand in a DM.")
+        await self._say(origin, content=f"I sent you {words.name} in a DM.")
 
     async def _refuse_secret(self, origin: Origin, post: Post) -> None:
         """A secret move typed in the thread: removed when the bot may, and the way to send it told privately."""
@@ -819,6 +909,45 @@ class TableDesk:
 # --- the commands -----------------------------------------------------------------------------
 
 
+def member_lang(interaction: discord.Interaction[Any] | None) -> str | None:
+    """The language of the member's Discord client, when the tables' texts exist in it (else None)."""
+    if interaction is None:
+        return None
+    code = str(interaction.locale.value)
+    return "en" if code.startswith("en") else normalise(code) if code in LANGUAGES else None
+
+
+def _typed_game(interaction: discord.Interaction[Any]) -> Any:
+    """The engine of the game already chosen in the slash command being typed, or None."""
+    chosen = getattr(interaction.namespace, "game", None)
+    try:
+        return get_game(chosen) if isinstance(chosen, str) and chosen else None
+    except GameRuleError:
+        return None
+
+
+def option_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """``/play options:``: the game's ``key:value`` words, completed as they are typed, with their defaults."""
+    engine = _typed_game(interaction)
+    if engine is None:
+        return []
+    lang = normalise(str(getattr(interaction.namespace, "lang", "") or "")) or member_lang(interaction) or "en"
+    lang = lang if lang in LANGUAGES else "en"
+    return [app_commands.Choice(name=shown, value=value) for shown, value in option_hints(engine, current, lang)]
+
+
+def lang_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """``/play lang:``: the languages of the chosen game (every language the tables speak before one is)."""
+    engine = _typed_game(interaction)
+    codes = engine.languages if engine is not None else LANGUAGES
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=f"{LANGUAGE_NAMES.get(code, code)} ({code})", value=code)
+        for code in codes
+        if typed in code.casefold() or typed in LANGUAGE_NAMES.get(code, code).casefold()
+    ]
+
+
 def game_choices(current: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().casefold()
     return [
@@ -845,21 +974,44 @@ class Tables(commands.Cog):
         game="the game to play",
         ai="computer players to seat besides you (0 to the game's limit)",
         turn="how long each turn may take, e.g. 24h, 12h, 90m or 2d (default 24h)",
+        lang="the table's language (the game's own languages are offered)",
+        options="the game's options as key:value words, e.g. rounds:3 (offered with their defaults as you type)",
     )
-    async def play(
-        self, ctx: Ctx, game: str, ai: app_commands.Range[int, 0, 20] | None = None, turn: str | None = None
+    async def play(  # noqa: PLR0917 (the slash form's options)
+        self,
+        ctx: Ctx,
+        game: str,
+        ai: app_commands.Range[int, 0, 20] | None = None,
+        turn: str | None = None,
+        lang: str | None = None,
+        options: str | None = None,
     ) -> None:
-        options = (f"ai:{ai}" if ai is not None else None, f"turn:{turn}" if turn else None)
-        await perform(ctx, line("!play", game, *options))
+        # the same words as `!play GAME ...`: one reading, the same checks and the same refusals
+        table = (f"ai:{ai}" if ai is not None else None, f"turn:{turn}" if turn else None)
+        await perform(ctx, line("!play", game, *table, f"lang:{lang}" if lang else None, options))
+
+    @play.autocomplete("options")
+    async def play_options(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return option_choices(interaction, current)
+
+    @play.autocomplete("lang")
+    async def play_langs(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return lang_choices(interaction, current)
 
     @word("games", description="the thread games' tables in the lobby or under way, and the games there are")
     async def games(self, ctx: Ctx) -> None:
-        await perform(ctx, "!games")
+        lang = member_lang(ctx.interaction)
+        await perform(ctx, line("!games", f"lang:{lang}" if lang and lang != "en" else None))
 
     @word("rules", description="a thread game's rules (`!rules` alone: the round's ruleset)")
     @app_commands.describe(game="the game whose rules you want to read")
     async def rules(self, ctx: Ctx, game: str) -> None:
-        await perform(ctx, line("!rules", game))
+        lang = member_lang(ctx.interaction)
+        await perform(ctx, line("!rules", game, f"lang:{lang}" if lang and lang != "en" else None))
 
     @play.autocomplete("game")
     @rules.autocomplete("game")
@@ -876,7 +1028,7 @@ class Tables(commands.Cog):
     async def board(self, ctx: Ctx) -> None:
         await perform(ctx, "!board")
 
-    @word("hand", description="in a table's thread: your cards, shown only to you")
+    @word("hand", description="in a table's thread: what only your seat sees (your cards, your vote...), just for you")
     async def hand(self, ctx: Ctx) -> None:
         await perform(ctx, "!hand")
 
