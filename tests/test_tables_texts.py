@@ -50,6 +50,7 @@ RAW = [
     msg("s3", 15, "wikipedia-1", "alice", "!start"),
     msg("s4", 16, "ballot-2", "carol", "!ai 1"),
     msg("s5", 17, "ballot-2", "carol", "!start"),
+    msg("g4", 18, "ballot-2", "carol", "!games"),
 ]
 
 
@@ -104,6 +105,7 @@ def test_the_games_list_speaks_the_asked_language(result: ReplayResult) -> None:
     assert "會在新的討論串開一桌" in chinese
     assert "**ballot-2**（Secret ballot）：等待中" in chinese, "each table's line in its own language"
     assert answer(result, "g3").startswith("進行中的桌："), "in a table's thread: the table's language"
+    assert "**ballot-2**（Secret ballot）：進行中，" in answer(result, "g4"), "a table's status in its language"
 
 
 def test_the_options_are_described_in_the_tables_language(result: ReplayResult) -> None:

@@ -52,7 +52,15 @@ def _seat_list(table: Table) -> tuple[str, ...]:
 
 def _require_open(table: Table) -> None:
     if not table.status.open:
-        raise GameOverError(tr(table.lang, "error.ended", table=table.name, status=table.status.value, game=table.game))
+        raise GameOverError(
+            tr(
+                table.lang,
+                "error.ended",
+                table=table.name,
+                status=tr(table.lang, f"status.{table.status.value}"),
+                game=table.game,
+            )
+        )
 
 
 def _require_lobby(table: Table, key: str) -> None:

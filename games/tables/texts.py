@@ -79,5 +79,11 @@ def summary_line(table: Table) -> str:
         )
     turn = tr(lang, "games.to_move", seat=table.turn_seat) if table.turn_seat else ""
     return tr(
-        lang, "games.line", table=table.name, title=engine.title, status=table.status.value, seats=seats, turn=turn
+        lang,
+        "games.line",
+        table=table.name,
+        title=engine.title,
+        status=tr(lang, f"status.{table.status.value}"),
+        seats=seats,
+        turn=turn,
     )
