@@ -9,14 +9,15 @@ import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
+from pydantic import BaseModel, Field
 
 from bot.sim.replay import ReplayResult, replay
 from bot.sim.world import Line, read_line
 from games.tables import lobby
-from games.tables.engine import BadCommandError, IllegalActionError
+from games.tables.engine import BadCommandError, EngineDefaults, IllegalActionError
 from games.tables.lobby import JoinTable, OpenTable, StartTable, TableError
 from games.tables.registry import register, unregister
 
@@ -174,3 +175,26 @@ def test_the_pure_table_checks_stores_and_deals_what_seats_bring() -> None:
     assert state.weight(state.seats.index("ann")) == 1
     assert "Your secret pledge: Y." in ENGINE.private_view(state, "ben")
     assert "Y" not in ENGINE.public_view(state).split("Choices:")[0], "the public view names no pledge"
+
+
+def test_a_games_default_join_form_follows_its_setup_model() -> None:
+    """A game that only declares a ``setup_model`` gets a menu for a choice or a switch, a box otherwise."""
+
+    class Stance(BaseModel):
+        stance: Literal["hawk", "dove"] = Field("dove", description="your stance")
+        bold: bool = False
+        deck: str = Field(description="the deck you bring")
+
+    class Plain(EngineDefaults):
+        setup_model = Stance
+
+    form = Plain().join_form(None, "en")
+    assert [(f.key, f.label, f.choices, f.required, f.placeholder) for f in form] == [
+        ("stance", "your stance", (("hawk", "hawk"), ("dove", "dove")), False, "dove"),
+        ("bold", "bold", (("on", "on"), ("off", "off")), False, "off"),
+        ("deck", "the deck you bring", (), True, ""),
+    ]
+    shown = Plain().describe_setup(Stance(stance="hawk", deck="red"), "en")
+    assert shown.public is None, "by default what a seat brings is for its eyes only"
+    assert shown.private == "stance:hawk bold:off deck:red"
+    assert EngineDefaults().join_form(None, "en") == (), "a game that takes nothing has no form"
