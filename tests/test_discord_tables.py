@@ -10,7 +10,7 @@ from typing import Any, cast
 import discord
 
 from bot.app import create_bot
-from bot.cogs.tables import MAX_OPTIONS, spread
+from bot.table_ui import MAX_OPTIONS, spread
 from games.tables import lobby
 from games.tables.lobby import Table, TableStatus
 from games.tables.service import Actor
