@@ -6,6 +6,7 @@ every boundary missed while the bot was down is applied first, in order, exactly
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -70,6 +71,7 @@ class LiveScheduler:
         self._work = work
         self._next_due = next_due
         self._scheduler = AsyncIOScheduler(timezone="UTC")
+        self._arming: dict[str, asyncio.Lock] = {}
 
     def start(self) -> None:
         self._scheduler.start()
@@ -84,12 +86,16 @@ class LiveScheduler:
             await self.run_due(guild)
 
     async def run_due(self, guild: str) -> None:
-        if self._work is not None:
-            await self._work(guild, self._clock.now())
-        else:
-            for at, outcome in await catch_up(self._service, guild, self._clock.now()):
-                await self._announce(guild, at, outcome)
-        await self.arm(guild)
+        """The guild's job: apply what is due, then arm the next job, even when announcing failed
+        (the work was committed before it was announced; the guild's timer must not stop)."""
+        try:
+            if self._work is not None:
+                await self._work(guild, self._clock.now())
+            else:
+                for at, outcome in await catch_up(self._service, guild, self._clock.now()):
+                    await self._announce(guild, at, outcome)
+        finally:
+            await self.arm(guild)
 
     async def next_at(self, guild: str) -> datetime | None:
         if self._next_due is not None:
@@ -105,19 +111,25 @@ class LiveScheduler:
         return run_date if isinstance(run_date, datetime) else None
 
     async def arm(self, guild: str) -> None:
-        at = await self.next_at(guild)
-        job = f"round:{guild}"
-        if self._scheduler.get_job(job) is not None:
-            # also while stopped, where add_job only queues: keep one pending job a guild
-            self._scheduler.remove_job(job)
-        if at is None:
-            return
-        self._scheduler.add_job(
-            self.run_due,
-            trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),
-            args=[guild],
-            id=job,
-            replace_existing=True,
-            misfire_grace_time=None,
-            coalesce=True,
-        )
+        """Set the guild's one job to its next work, read from the store now.
+
+        One arm at a time per guild: a command's re-arm and the job's own may overlap, and the one
+        that read the store last must be the one that sets the job (an earlier reading may be stale).
+        """
+        async with self._arming.setdefault(guild, asyncio.Lock()):
+            at = await self.next_at(guild)
+            job = f"round:{guild}"
+            if self._scheduler.get_job(job) is not None:
+                # also while stopped, where add_job only queues: keep one pending job a guild
+                self._scheduler.remove_job(job)
+            if at is None:
+                return
+            self._scheduler.add_job(
+                self.run_due,
+                trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),
+                args=[guild],
+                id=job,
+                replace_existing=True,
+                misfire_grace_time=None,
+                coalesce=True,
+            )

@@ -2,10 +2,14 @@
 phase deadline (10 s by default), and the votes are revealed together.
 
 It exists for the tests only (``register(BALLOT)``), in the shape every game package has: an
-engine, an AI, per-language texts (``ballot_locales/``), buttons and no picture.
+engine, an AI, per-language texts (``ballot_locales/``), buttons, a join form and no picture.
 Each round every seat votes for one of the choices; when all have voted, or time runs out (a missing
 vote is an abstention), the votes are revealed and everyone who voted for the most popular choice
 scores a point. After ``rounds`` rounds the highest scores win, together.
+
+What a seat brings when it joins (``!join weight:2 pledge:B``): a ``weight`` (its vote counts that
+many times; everyone sees it) and a secret ``pledge`` (one of the choices; a bonus point each round
+the pledged choice wins; only the seat sees it, so it is never typed in the thread).
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from games.tables.engine import (
     BadCommandError,
     Control,
     EngineDefaults,
+    FormField,
     GameEvent,
     GameOverError,
     GameResult,
@@ -29,9 +34,12 @@ from games.tables.engine import (
     IllegalActionError,
     NotASeatError,
     Outcome,
+    PrivateWords,
     SeatingError,
+    SetupText,
     Timer,
 )
+from games.tables.events import duration_text
 from games.tables.i18n import Catalogue
 from games.tables.registry import GameSpec
 from games.tables.text import PlayerResolver, tokens
@@ -52,6 +60,16 @@ class BallotOptions(_Value):
     seconds: int = Field(10, ge=10, le=3600, description="seconds each vote may take")
 
 
+class BallotSetup(_Value):
+    weight: int = Field(1, ge=1, le=3, description="how many votes your ballot counts for")
+    pledge: str | None = Field(None, max_length=1, description="a choice you pledge to in secret")
+
+    @field_validator("pledge")
+    @classmethod
+    def _upper(cls, value: str | None) -> str | None:
+        return value.upper() if value else None
+
+
 class Vote(_Value):
     kind: Literal["vote"] = "vote"
     choice: str
@@ -67,6 +85,16 @@ class BallotState(_Value):
     votes: tuple[str | None, ...]
     scores: tuple[int, ...]
     revealed: tuple[tuple[str, ...], ...] = ()
+    weights: tuple[int, ...] = ()
+    """Each seat's weight (empty: all 1)."""
+    pledges: tuple[str | None, ...] = ()
+    """Each seat's secret pledge (empty: none)."""
+
+    def weight(self, i: int) -> int:
+        return self.weights[i] if self.weights else 1
+
+    def pledge(self, i: int) -> str | None:
+        return self.pledges[i] if self.pledges else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +126,17 @@ class Told:
 
 def _reveal(state: BallotState) -> tuple[BallotState, list[GameEvent]]:
     votes = tuple(v or ABSTAIN for v in state.votes)
-    counted = {c: votes.count(c) for c in state.options.choices}
+    counted = {c: sum(state.weight(i) for i, v in enumerate(votes) if v == c) for c in state.options.choices}
     top = max(counted.values())
     winners = {c for c, n in counted.items() if n == top and n > 0}
-    scores = tuple(s + (1 if v in winners else 0) for s, v in zip(state.scores, votes, strict=True))
-    shown = ", ".join(f"{seat} {vote}" for seat, vote in zip(state.seats, votes, strict=True))
+    scores = tuple(
+        s + (1 if v in winners else 0) + (1 if state.pledge(i) in winners else 0)
+        for i, (s, v) in enumerate(zip(state.scores, votes, strict=True))
+    )
+    shown = ", ".join(
+        f"{seat} {vote}" + (f" ×{state.weight(i)}" if state.weight(i) != 1 else "")
+        for i, (seat, vote) in enumerate(zip(state.seats, votes, strict=True))
+    )
     events: list[GameEvent] = [
         Said("reveal", (("round", str(state.round)), ("votes", shown), ("won", "".join(sorted(winners)) or "-")))
     ]
@@ -123,7 +157,42 @@ class BallotEngine(EngineDefaults):
     min_seats = 2
     max_seats = 6
     options_model = BallotOptions
+    setup_model = BallotSetup
     languages = ("en", "zh-TW")
+
+    def check_setup(self, setup: BaseModel, options: BallotOptions | None) -> None:
+        assert isinstance(setup, BallotSetup)
+        choices = (options or BallotOptions()).choices
+        if setup.pledge is not None and setup.pledge not in choices:
+            raise IllegalActionError(
+                f"you can only pledge to one of the choices {', '.join(choices)}, not {setup.pledge}"
+            )
+
+    def describe_setup(self, setup: BaseModel, lang: str) -> SetupText:
+        assert isinstance(setup, BallotSetup)
+        weight = TEXTS.text(lang, "setup_weight", weight=str(setup.weight))
+        private = weight + TEXTS.text(lang, "setup_pledge", pledge=setup.pledge) if setup.pledge else weight
+        return SetupText(public=weight if setup.weight != 1 else None, private=private)
+
+    def is_secret_setup(self, setup: BaseModel) -> bool:
+        return isinstance(setup, BallotSetup) and setup.pledge is not None
+
+    def join_form(self, options: BallotOptions | None, lang: str) -> tuple[FormField, ...]:
+        choices = (options or BallotOptions()).choices
+        return (
+            FormField("weight", TEXTS.text(lang, "form_weight"), tuple((str(n), str(n)) for n in (1, 2, 3))),
+            FormField("pledge", TEXTS.text(lang, "form_pledge"), tuple((c, c) for c in choices)),
+        )
+
+    def timers_text(self, options: BallotOptions | None, turn_seconds: int, lang: str) -> str | None:
+        del turn_seconds  # every deadline is the game's own
+        seconds = (options or BallotOptions()).seconds
+        return TEXTS.text(lang, "timers", seconds=duration_text(seconds, lang))
+
+    def private_words(self, lang: str) -> PrivateWords:
+        return PrivateWords(
+            TEXTS.text(lang, "private_name"), TEXTS.text(lang, "private_title"), TEXTS.text(lang, "private_button")
+        )
 
     def new_game(
         self,
@@ -132,11 +201,20 @@ class BallotEngine(EngineDefaults):
         rng: random.Random,
         setups: Mapping[str, BaseModel] | None = None,
     ) -> BallotState:
-        del rng, setups
+        del rng
         if not 2 <= len(seats) <= 6:
             raise SeatingError("a ballot needs 2 to 6 voters")
         k = len(seats)
-        return BallotState(options=options or BallotOptions(), seats=tuple(seats), votes=(None,) * k, scores=(0,) * k)
+        brought = [(setups or {}).get(seat) for seat in seats]
+        chosen = [b if isinstance(b, BallotSetup) else BallotSetup() for b in brought]
+        return BallotState(
+            options=options or BallotOptions(),
+            seats=tuple(seats),
+            votes=(None,) * k,
+            scores=(0,) * k,
+            weights=tuple(c.weight for c in chosen) if any(c.weight != 1 for c in chosen) else (),
+            pledges=tuple(c.pledge for c in chosen) if any(c.pledge for c in chosen) else (),
+        )
 
     def seats(self, state: BallotState) -> tuple[str, ...]:
         return state.seats
@@ -204,7 +282,7 @@ class BallotEngine(EngineDefaults):
         if self._over(state):
             return TEXTS.text(lang, "board_over", scores=scores)
         voted = [s for s, v in zip(state.seats, state.votes, strict=True) if v is not None]
-        return TEXTS.text(
+        text = TEXTS.text(
             lang,
             "board",
             round=str(state.round),
@@ -213,12 +291,19 @@ class BallotEngine(EngineDefaults):
             voted=", ".join(voted) or "-",
             scores=scores,
         )
+        if state.weights:
+            weights = ", ".join(f"{s} {state.weight(i)}" for i, s in enumerate(state.seats) if state.weight(i) != 1)
+            text += " " + TEXTS.text(lang, "board_weights", weights=weights)
+        return text
 
     def private_view(self, state: BallotState, seat: str, lang: str = "en") -> str:
         if seat not in state.seats:
             raise NotASeatError(f"{seat} does not vote here")
-        vote = state.votes[state.seats.index(seat)] if not self._over(state) else None
-        return TEXTS.text(lang, "private", vote=vote or "-")
+        i = state.seats.index(seat)
+        vote = state.votes[i] if not self._over(state) else None
+        text = TEXTS.text(lang, "private", vote=vote or "-")
+        pledge = state.pledge(i)
+        return text + " " + TEXTS.text(lang, "private_pledge", pledge=pledge) if pledge else text
 
     def controls(self, state: BallotState, lang: str) -> tuple[Control, ...]:
         if self._over(state):

@@ -10,7 +10,7 @@ from typing import Any, cast
 import discord
 
 from bot.app import create_bot
-from bot.cogs.tables import MAX_OPTIONS, spread
+from bot.table_ui import MAX_OPTIONS, spread
 from games.tables import lobby
 from games.tables.lobby import Table, TableStatus
 from games.tables.service import Actor
@@ -198,13 +198,13 @@ async def test_moves_by_text_and_by_the_menu_and_hands_stay_private(discord_serv
 
     # !hand by prefix goes by DM; with DMs closed, an answer without the cards
     await other.send(thread, "!hand")
-    assert said(s, thread)[-1] == "I sent you your hand in a DM."
+    assert said(s, thread)[-1] == "I sent you your cards in a DM."
     assert other.user.dm_channel.history()[-1].embeds[0].title == "Your hand"
     closed = "Cannot send messages to this user"
     dm = other.user.dm_channel
     s.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007, message=closed)
     await other.send(thread, "!hand")
-    assert said(s, thread)[-1].startswith("I could not send you your hand in a DM (your DMs are closed to me)")
+    assert said(s, thread)[-1].startswith("I could not send you your cards in a DM (your DMs are closed to me)")
 
     # no public message anywhere carries a human's cards, and no public message has a menu of moves
     state: WikipediaState = lobby.game_state(await table(s))

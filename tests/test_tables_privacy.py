@@ -37,6 +37,7 @@ def ballot_registered() -> Iterator[None]:
 def _check(table: lobby.Table, step: lobby.Step, posts: list[TablePost]) -> int:
     """Every private event goes to its seats' members only; nothing private is in a public post."""
     public = [p.text for p in posts if p.public]
+    assert not any("pledge " in p for p in public), "a secret pledge reached the thread"
     checked = 0
     for event in step.events:
         inner = event.events if isinstance(event, Moved) else (event,)
@@ -54,7 +55,10 @@ def _check(table: lobby.Table, step: lobby.Step, posts: list[TablePost]) -> int:
     return checked
 
 
-def play_table(game: str, humans: int, ais: int, seed: int, options: str | None = None) -> tuple[int, int]:
+def play_table(
+    game: str, humans: int, ais: int, seed: int, options: str | None = None, *, bring: bool = False
+) -> tuple[int, int]:
+    """``bring``: every member brings a random ballot setup (a public weight, a secret pledge)."""
     rng = random.Random(seed)
     at = T0
     seq = 1
@@ -68,13 +72,17 @@ def play_table(game: str, humans: int, ais: int, seed: int, options: str | None 
     def step(action: Any, when: datetime) -> lobby.Step:
         return lobby.apply(table, action, when, lobby.action_rng(table.seed, table.seq + 1))
 
-    for k in range(1, humans):
-        table = step(JoinTable(member=f"m{k}", member_name=f"m{k}"), at).table
+    checked = 0
+    for k in range(1 if not bring else 0, humans):
+        setup = f'{{"weight": {rng.randint(1, 3)}, "pledge": "{rng.choice("AB")}"}}' if bring else None
+        joined = step(JoinTable(member=f"m{k}", member_name=f"m{k}", setup=setup), at)
+        table = joined.table
+        checked += _check(table, joined, route(table, joined.events, at))
     if ais:
         table = step(SetAISeats(member="m0", count=ais), at).table
     done = step(StartTable(member="m0"), at)
     table = done.table
-    checked = _check(table, done, route(table, done.events, at))
+    checked += _check(table, done, route(table, done.events, at))
     ai = get_ai(game)
     moves = 0
     while table.status is TableStatus.PLAYING and moves < 2000:
@@ -109,6 +117,13 @@ def test_wikipedia_gifts_never_reach_the_thread(seed: int, humans: int, ais: int
 def test_secret_votes_never_reach_the_thread(seed: int, humans: int, ais: int) -> None:
     checked, _ = play_table("ballot", humans, ais, seed, '{"rounds": 3}')
     assert checked > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), humans=st.integers(2, 4), ais=st.integers(0, 2))
+def test_what_a_seat_brings_in_secret_never_reaches_the_thread(seed: int, humans: int, ais: int) -> None:
+    checked, _ = play_table("ballot", humans, ais, seed, '{"rounds": 2}', bring=True)
+    assert checked >= humans, "each member was told what they bring, privately"
 
 
 def test_many_seeded_wikipedia_games_carry_private_gifts() -> None:

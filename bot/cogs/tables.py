@@ -2,9 +2,11 @@
 
 One path: a prefix command, a slash command, a button and a menu choice all become command text
 (``!join``, ``!ai 2``, ``!section 12 9``...) and end in ``Router.table_command``, which is
-``TableService.command``: the call the simulator makes for the same line. A button says which
-table it belongs to in its ``custom_id`` (``table:GUILD:wikipedia-1:join``), so it keeps working
-after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``).
+``TableService.command``: the call the simulator makes for the same line. The buttons, the moves
+menu and the join form live in ``bot.table_ui``. At a game that lets a seat bring something,
+**Join** opens the form the game describes (``GameEngine.join_form``: a menu or a text box per
+field); sending it types ``!join key:value ...``. ``/play``'s ``options`` are the typed form's
+``key:value`` words, offered with their defaults as they are typed.
 
 ``TableDesk`` shows what the service says: posts of a table go to the table's thread (a public
 thread ``GAME-N``, created from the channel where ``!play`` was used when the table's lobby is
@@ -29,11 +31,26 @@ from bot.discord_io import chunks, command_text, dms_closed, resolver
 from bot.render import embeds
 from bot.render.tables import PICTURE_FILE, table_picture
 from bot.router import Post
+from bot.table_ui import (
+    OPTION_LIMIT,
+    ControlButton,
+    JoinForm,
+    MoveSelect,
+    TableButton,
+    board_view,
+    game_choices,
+    lang_choices,
+    lobby_view,
+    member_lang,
+    moves_view,
+    option_choices,
+    spread,
+)
 from games.nomic.context import ChannelRole
 from games.tables import lobby
-from games.tables.engine import GameRuleError
+from games.tables.engine import GameRuleError, PrivateWords
+from games.tables.i18n import tr
 from games.tables.lobby import Table, TableStatus
-from games.tables.registry import GAMES
 from games.tables.service import Actor, TableService, is_table_name, parse_play
 
 if TYPE_CHECKING:
@@ -41,250 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_OPTIONS = 25
-"""Discord's limit of options in a select menu (and of autocomplete choices)."""
-OPTION_LIMIT = 100
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A week: a table's thread stays in the channel list while a slow game is under way."""
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
 REMOVED_NOTE = "(I removed your message from the thread so nobody reads it.)"
-
-_GUILD = r"(?P<guild>[0-9]{1,20})"
-_TABLE = r"(?P<table>[a-z][a-z0-9_]{0,30}-[0-9]{1,9})"
-BUTTON_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:(?P<action>join|leave|start|ai-up|ai-down|hand|pass|end|end-table)"
-MOVE_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:move"
-CONTROL_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:do:(?P<command>[^:]{{1,50}})"
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "ai-down": ("AI −", discord.ButtonStyle.secondary),
-    "ai-up": ("AI +", discord.ButtonStyle.secondary),
-    "hand": ("My hand", discord.ButtonStyle.primary),
-    "pass": ("Pass", discord.ButtonStyle.secondary),
-    "end": ("End turn", discord.ButtonStyle.secondary),
-    "end-table": ("End table (moderators)", discord.ButtonStyle.danger),
-}
-_TEXTS = {
-    "join": "!join",
-    "leave": "!leave",
-    "start": "!start",
-    "hand": "!hand",
-    "pass": "!pass",
-    "end": "!end",
-    "end-table": "!end-table",
-}
-"""The command text each button types (``ai-up``/``ai-down`` type ``!ai N`` from the table's count)."""
-
-
-# --- moves in a menu -------------------------------------------------------------------------
-
-
-def spread(moves: list[str], limit: int = MAX_OPTIONS) -> list[str]:
-    """At most ``limit`` of ``moves``, in their order, spread fairly over their kinds.
-
-    Moves are grouped by their first word (``section``, ``fix``, ``give``...), then by the next
-    word inside a group, and the room is shared round-robin between the groups at each level, so
-    a hand with forty ways to write a section still leaves room for every fix and every gift.
-    """
-    picked = _spread([(i, m.split()) for i, m in enumerate(moves)], limit, 0)
-    return [moves[i] for i in sorted(picked)]
-
-
-def _spread(moves: list[tuple[int, list[str]]], limit: int, depth: int) -> list[int]:
-    if len(moves) <= limit:
-        return [i for i, _ in moves]
-    if limit <= 0:
-        return []
-    groups: dict[str, list[tuple[int, list[str]]]] = {}
-    for index, words in moves:
-        groups.setdefault(words[depth] if depth < len(words) else "", []).append((index, words))
-    if len(groups) == 1:
-        members = next(iter(groups.values()))
-        if all(depth >= len(words) for _, words in members):
-            return [i for i, _ in members[:limit]]
-        return _spread(members, limit, depth + 1)
-    quotas = dict.fromkeys(groups, 0)
-    left = limit
-    while left > 0:
-        for key, members in groups.items():
-            if left > 0 and quotas[key] < len(members):
-                quotas[key] += 1
-                left -= 1
-    out: list[int] = []
-    for key, members in groups.items():
-        out += _spread(members, quotas[key], depth + 1)
-    return out
-
-
-def reads(table: Table, text: str) -> bool:
-    """Whether the table's game reads ``text`` as a move (whoever may play it): a button for it then."""
-    if table.board is None:
-        return False
-    engine = lobby.engine_of(table)
-    state = lobby.game_state(table)
-    try:
-        engine.parse_action(state, engine.seats(state)[0], text)
-    except GameRuleError:
-        return False
-    return True
-
-
-# --- the buttons and the menu (they survive restarts) -----------------------------------------
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    """A table's button: its guild, table and action are all in its ``custom_id``."""
-
-    def __init__(self, guild: int, table: str, action: str, *, row: int | None = None) -> None:
-        label, style = _BUTTONS[action]
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"table:{guild}:{table}:{action}"), row=row
-        )
-        self.guild_id = guild
-        self.table = table
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> TableButton:
-        return cls(int(match["guild"]), match["table"], match["action"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        desk: TableDesk = interaction.client.desk
-        text = _TEXTS.get(self.action)
-        if text is None:  # the AI buttons: one computer player more or fewer than now
-            found = await desk.find(self.guild_id, self.table)
-            count = len(found.ai_seats) if found is not None else 0
-            text = f"!ai {max(0, count + (1 if self.action == 'ai-up' else -1))}"
-        await desk.click(interaction, self.guild_id, self.table, text)
-
-
-class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONTROL_TEMPLATE):
-    """A button the game describes (``GameEngine.controls``): it types the game's command for its presser.
-
-    Its answer is private (a secret vote stays secret); what the move does is posted in the thread.
-    """
-
-    def __init__(
-        self, guild: int, table: str, command: str, *, label: str | None = None, style: str = "secondary"
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=(label or command)[:80],
-                style=_STYLES.get(style, discord.ButtonStyle.secondary),
-                custom_id=f"table:{guild}:{table}:do:{command}",
-            )
-        )
-        self.guild_id = guild
-        self.table = table
-        self.command = command
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ControlButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["guild"]), match["table"], match["command"], label=label)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        desk: TableDesk = interaction.client.desk
-        await desk.click(interaction, self.guild_id, self.table, "!" + self.command)
-
-
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_TEMPLATE):
-    """The menu of a member's legal moves (in their private "My hand" answer): a choice is its text."""
-
-    def __init__(
-        self,
-        guild: int,
-        table: str,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"table:{guild}:{table}:move",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
-        self.guild_id = guild
-        self.table = table
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> MoveSelect:
-        options = list(item.options) if isinstance(item, discord.ui.Select) else []
-        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
-        return cls(int(match["guild"]), match["table"], options, placeholder=placeholder)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        desk: TableDesk = interaction.client.desk
-        values = self.item.values
-        if not values:
-            await interaction.response.send_message("Pick a move from the menu.", ephemeral=True)
-            return
-        await desk.click(interaction, self.guild_id, self.table, "!" + values[0])
-
-
-def lobby_view(guild: int, table: Table) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start"):
-        view.add_item(TableButton(guild, table.name, action, row=0))
-    for action in ("ai-down", "ai-up", "end-table"):
-        view.add_item(TableButton(guild, table.name, action, row=1))
-    return view
-
-
-def board_view(guild: int, table: Table) -> discord.ui.View:
-    """**My hand**, then the buttons the game describes for this moment, then the moderators' button."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(TableButton(guild, table.name, "hand", row=0))
-    if table.board is not None:
-        engine = lobby.engine_of(table)
-        for control in engine.controls(lobby.game_state(table), table.lang)[:9]:
-            view.add_item(ControlButton(guild, table.name, control.command, label=control.label, style=control.style))
-    view.add_item(TableButton(guild, table.name, "end-table", row=None))
-    return view
-
-
-def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | None:
-    """The menu of the member's moves and the game's buttons among them, for their eyes only; None: no move."""
-    controls = []
-    if table.board is not None:
-        offered = lobby.engine_of(table).controls(lobby.game_state(table), table.lang)
-        controls = [c for c in offered if c.command in moves]
-    words = {c.command for c in controls}
-    menu = [m for m in moves if m not in words and len(m) <= OPTION_LIMIT]
-    if not menu and not controls:
-        return None
-    view = discord.ui.View(timeout=None)
-    if menu:
-        shown = spread(menu)
-        placeholder = "Your move" if len(shown) == len(menu) else f"Your move ({len(shown)} of {len(menu)} shown)"
-        options = [discord.SelectOption(label=m, value=m) for m in shown]
-        view.add_item(MoveSelect(guild, table.name, options, placeholder=placeholder, row=0))
-    for control in controls[:5]:
-        button = ControlButton(guild, table.name, control.command, label=control.label, style=control.style)
-        button.row = 1
-        view.add_item(button)
-    return view
-
 
 # --- showing what the service says ------------------------------------------------------------
 
@@ -293,9 +70,9 @@ def _ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-def _hand_embed(text: str) -> discord.Embed:
-    """A member's own view of their seat: only ever sent ephemerally or by DM."""
-    embed = discord.Embed(title="Your hand", description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
+def _hand_embed(text: str, title: str) -> discord.Embed:
+    """A member's own view of their seat (titled as the game names it): only ever sent ephemerally or by DM."""
+    embed = discord.Embed(title=title, description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
     embed.set_footer(text="Only you can see this.")
     return embed
 
@@ -336,6 +113,25 @@ class TableDesk:
     async def find(self, guild: int, table: str) -> Table | None:
         service = self.tables
         return await service.find(str(guild), table) if service is not None else None
+
+    async def private_words(self, origin: Origin, lang: str | None = None) -> PrivateWords:
+        """How the origin's table names a seat's private view (``Your hand``, ``Your vote``): in the
+        table's language, or ``lang`` for the adapter's own English sentences."""
+        found = await self.find(origin.guild.id, origin.table) if origin.table is not None else None
+        if found is None:
+            said = lang or "en"
+            return PrivateWords(tr(said, "hand.name"), tr(said, "hand.title"), tr(said, "hand.button"))
+        return lobby.engine_of(found).private_words(lang or found.lang)
+
+    async def join_form(self, guild: int, table: str) -> JoinForm | None:
+        """The form **Join** shows when the table's game lets a seat bring something (in the lobby); None: just join."""
+        found = await self.find(guild, table)
+        if found is None or found.status is not TableStatus.LOBBY:
+            return None
+        engine = lobby.engine_of(found)
+        options = engine.options_model.model_validate_json(found.game_options) if found.game_options else None
+        fields = engine.join_form(options, found.lang)
+        return JoinForm(guild, found, fields) if fields else None
 
     # -- the entry points --
 
@@ -458,8 +254,9 @@ class TableDesk:
         except GameRuleError:
             return
         view = await self._moves_view(origin)
+        title = (await self.private_words(origin)).title
         try:
-            await interaction.edit_original_response(embed=_hand_embed(text), view=view)
+            await interaction.edit_original_response(embed=_hand_embed(text, title), view=view)
         except discord.HTTPException:
             log.info("could not refresh a private hand of %s", origin.table)
 
@@ -588,7 +385,7 @@ class TableDesk:
             for part in chunks(post.text):
                 await self._say(origin, content=part, ephemeral=True)
             return
-        embed = _hand_embed(post.text)
+        embed = _hand_embed(post.text, (await self.private_words(origin)).title)
         if origin.interaction is not None:
             view = await self._moves_view(origin)
             kwargs: dict[str, Any] = {"embed": embed}
@@ -596,6 +393,8 @@ class TableDesk:
                 kwargs["view"] = view
             await self._say(origin, ephemeral=True, **kwargs)
             return
+        words = await self.private_words(origin, "en")
+        button = (await self.private_words(origin)).button
         try:
             await origin.user.send(embed=embed)
         except discord.HTTPException as exc:
@@ -603,12 +402,13 @@ class TableDesk:
             await self._say(
                 origin,
                 content=(
-                    f"I could not send you your hand in a DM ({why}), so your cards are not shown here. Press"
-                    " **My hand** under the table's board or use `/hand`: only you see their answers."
+                    f"I could not send you {words.name} in a DM ({why}), and this channel is no place for"
+                    f" {words.name}. Press **{button}** under the table's board or use `/hand`: only you see"
+                    " their answers."
                 ),
             )
             return
-        await self._say(origin, content="I sent you your hand in a DM.")
+        await self._say(origin, content=f"I sent you {words.name} in a DM.")
 
     async def _refuse_secret(self, origin: Origin, post: Post) -> None:
         """A secret move typed in the thread: removed when the bot may, and the way to send it told privately."""
@@ -666,9 +466,7 @@ class TableDesk:
         else:
             messages = [{"content": part} for part in chunks(text)]
         if mentioned:
-            messages[0]["allowed_mentions"] = discord.AllowedMentions(
-                users=[discord.Object(int(m)) for m in mentioned]
-            )
+            messages[0]["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(m)) for m in mentioned])
         view = self._view_for(guild, post, table)
         if view is not None:
             messages[-1]["view"] = view
@@ -819,15 +617,6 @@ class TableDesk:
 # --- the commands -----------------------------------------------------------------------------
 
 
-def game_choices(current: str) -> list[app_commands.Choice[str]]:
-    typed = current.strip().casefold()
-    return [
-        app_commands.Choice(name=f"{engine.title} ({name})"[:OPTION_LIMIT], value=name)
-        for name, engine in sorted(GAMES.items())
-        if typed in name or typed in engine.title.casefold()
-    ][:MAX_OPTIONS]
-
-
 class Tables(commands.Cog):
     """Thread games: open a table, list them, read a game's rules, and play in the table's thread."""
 
@@ -845,21 +634,44 @@ class Tables(commands.Cog):
         game="the game to play",
         ai="computer players to seat besides you (0 to the game's limit)",
         turn="how long each turn may take, e.g. 24h, 12h, 90m or 2d (default 24h)",
+        lang="the table's language (the game's own languages are offered)",
+        options="the game's options as key:value words, e.g. rounds:3 (offered with their defaults as you type)",
     )
-    async def play(
-        self, ctx: Ctx, game: str, ai: app_commands.Range[int, 0, 20] | None = None, turn: str | None = None
+    async def play(  # noqa: PLR0917 (the slash form's options)
+        self,
+        ctx: Ctx,
+        game: str,
+        ai: app_commands.Range[int, 0, 20] | None = None,
+        turn: str | None = None,
+        lang: str | None = None,
+        options: str | None = None,
     ) -> None:
-        options = (f"ai:{ai}" if ai is not None else None, f"turn:{turn}" if turn else None)
-        await perform(ctx, line("!play", game, *options))
+        # the same words as `!play GAME ...`: one reading, the same checks and the same refusals
+        table = (f"ai:{ai}" if ai is not None else None, f"turn:{turn}" if turn else None)
+        await perform(ctx, line("!play", game, *table, f"lang:{lang}" if lang else None, options))
+
+    @play.autocomplete("options")
+    async def play_options(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return option_choices(interaction, current)
+
+    @play.autocomplete("lang")
+    async def play_langs(
+        self, interaction: discord.Interaction[discord.Client], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return lang_choices(interaction, current)
 
     @word("games", description="the thread games' tables in the lobby or under way, and the games there are")
     async def games(self, ctx: Ctx) -> None:
-        await perform(ctx, "!games")
+        lang = member_lang(ctx.interaction)
+        await perform(ctx, line("!games", f"lang:{lang}" if lang and lang != "en" else None))
 
     @word("rules", description="a thread game's rules (`!rules` alone: the round's ruleset)")
     @app_commands.describe(game="the game whose rules you want to read")
     async def rules(self, ctx: Ctx, game: str) -> None:
-        await perform(ctx, line("!rules", game))
+        lang = member_lang(ctx.interaction)
+        await perform(ctx, line("!rules", game, f"lang:{lang}" if lang and lang != "en" else None))
 
     @play.autocomplete("game")
     @rules.autocomplete("game")
@@ -876,7 +688,7 @@ class Tables(commands.Cog):
     async def board(self, ctx: Ctx) -> None:
         await perform(ctx, "!board")
 
-    @word("hand", description="in a table's thread: your cards, shown only to you")
+    @word("hand", description="in a table's thread: what only your seat sees (your cards, your vote...), just for you")
     async def hand(self, ctx: Ctx) -> None:
         await perform(ctx, "!hand")
 

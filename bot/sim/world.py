@@ -259,7 +259,8 @@ class World:
         self.seen_messages.add(line.id)
         if not self.started:
             if line.content.lstrip().startswith("!"):
-                self._say(Said(line.at, "The round has not started yet.", channel=line.channel, reply_to=line.id))
+                where = {"to": line.author} if line.channel == DM else {"channel": line.channel}
+                self._say(Said(line.at, "The round has not started yet.", reply_to=line.id, **where))
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
         dm = line.channel == DM

@@ -9,10 +9,10 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from games.tables.engine import AnyEngine, BadCommandError, GameOverError, IllegalActionError
-from games.tables.events import TableEnded, TableEvent
+from games.tables.engine import AnyEngine, BadCommandError, GameOverError, IllegalActionError, SetupText
+from games.tables.events import TableEnded, TableEvent, duration_text
 from games.tables.i18n import join_names, tr
 from games.tables.model import Seat, Table, TableError, TableStatus
 from games.tables.registry import get_game
@@ -52,7 +52,15 @@ def _seat_list(table: Table) -> tuple[str, ...]:
 
 def _require_open(table: Table) -> None:
     if not table.status.open:
-        raise GameOverError(tr(table.lang, "error.ended", table=table.name, status=table.status.value, game=table.game))
+        raise GameOverError(
+            tr(
+                table.lang,
+                "error.ended",
+                table=table.name,
+                status=tr(table.lang, f"status.{table.status.value}"),
+                game=table.game,
+            )
+        )
 
 
 def _require_lobby(table: Table, key: str) -> None:
@@ -61,17 +69,51 @@ def _require_lobby(table: Table, key: str) -> None:
         raise TableError(tr(table.lang, key, table=table.name))
 
 
-def read_setup(engine: AnyEngine, setup: str | None, lang: str) -> str | None:
-    """A seat's setup checked by the game's ``setup_model`` (its JSON), or the reason it is refused."""
+def game_options(engine: AnyEngine, options: str | None) -> Any:
+    """The game's options of a table (its ``options_model``), or None for the game's defaults."""
+    return engine.options_model.model_validate_json(options) if options else None
+
+
+def read_setup(engine: AnyEngine, setup: str | None, lang: str, options: str | None = None) -> str | None:
+    """A seat's setup checked by the game's ``setup_model`` and by the game against the table's
+    options (``check_setup``), as the JSON stored with the seat; or the reason it is refused."""
     if setup is None:
         return None
     model = engine.setup_model
     if model is None:
         raise BadCommandError(tr(lang, "error.no_setup", title=engine.title))
     try:
-        return model.model_validate_json(setup).model_dump_json()
+        value = model.model_validate_json(setup)
     except ValidationError as exc:
         raise BadCommandError(tr(lang, "error.bad_setup", why=exc.errors()[0].get("msg"))) from exc
+    engine.check_setup(value, game_options(engine, options))
+    return value.model_dump_json()
+
+
+def setup_of(table: Table, seat: Seat) -> BaseModel | None:
+    """What ``seat`` brought, as the game's ``setup_model`` value (None: nothing)."""
+    model = engine_of(table).setup_model
+    return model.model_validate_json(seat.setup) if model is not None and seat.setup is not None else None
+
+
+def setup_text(table: Table, seat: Seat) -> SetupText:
+    """What ``seat`` brought, in the table's language: for everyone and for the seat alone."""
+    value = setup_of(table, seat)
+    return engine_of(table).describe_setup(value, table.lang) if value is not None else SetupText(None, None)
+
+
+def brought_text(table: Table) -> str:
+    """What the seats bring that everyone may know (``bob weight 2, carol weight 3``); empty: nothing."""
+    shown = [(seat.name, setup_text(table, seat).public) for seat in table.seats]
+    return tr(table.lang, "list.separator").join(f"{name} {what}" for name, what in shown if what)
+
+
+def clocks_text(table: Table) -> str:
+    """The table's deadlines in words: the game's own (``timers_text``), or the turn limit."""
+    engine = engine_of(table)
+    seconds = table.options.turn_seconds
+    own = engine.timers_text(game_options(engine, table.game_options), seconds, table.lang)
+    return own or tr(table.lang, "lobby.turn_limit", turn=duration_text(seconds, table.lang))
 
 
 def seats_text(table: Table) -> str:

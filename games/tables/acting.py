@@ -29,6 +29,26 @@ def _shown(text: str) -> str:
     return words if len(words) <= 60 else words[:60] + "…"
 
 
+def _secret_setup(game: str, setup: str | None) -> bool:
+    """Whether what a seat brings (the game's ``setup_model`` JSON) would give a secret away if read."""
+    engine = get_game(game)
+    model = engine.setup_model
+    if setup is None or model is None:
+        return False
+    try:
+        return bool(engine.is_secret_setup(model.model_validate_json(setup)))
+    except ValueError:
+        return False  # not valid at all: the transition says why
+
+
+def _refused_privately(outcome: TableOutcome, at: datetime) -> TableOutcome:
+    """A secret typed in the open: the refusal goes to its member alone (kind ``secret``)."""
+    posts = tuple(
+        TablePost(p.text, private=True, error=True, kind="secret", at=at) if p.error else p for p in outcome.posts
+    )
+    return TableOutcome(outcome.table, posts, outcome.error, outcome.duplicate, outcome.events)
+
+
 class Acting(TableCore):
     """What changes tables, on top of the service core."""
 
@@ -49,15 +69,23 @@ class Acting(TableCore):
         setup: str | None = None,
         lobby_hours: int | bool | None = False,
         source_line: int | None = None,
+        private: bool = True,
     ) -> TableOutcome:
         """Open a table of ``game`` with the actor seated: its thread is ``GAME-N``.
 
         ``lobby_hours``: False keeps the default expiry of lobbies, None: this lobby never expires.
+        ``private``: only the member saw the command (a slash command); a secret ``setup`` typed
+        in a channel is refused.
         """
         try:
             engine = get_game(game)
         except GameRuleError as exc:
             return _error(exc)
+        if not private and _secret_setup(engine.name, setup):
+            why = SecretInOpenError(
+                tr(lang or engine.languages[0], "secret.refused_play", title=engine.title, game=engine.name)
+            )
+            return _refused_privately(_error(why), at)
         options = self._defaults
         if turn_seconds is not None:
             options = options.model_copy(update={"turn_seconds": turn_seconds})
@@ -95,16 +123,21 @@ class Acting(TableCore):
         event_id: str,
         source_line: int | None = None,
         setup: str | None = None,
+        private: bool = True,
     ) -> TableOutcome:
-        return await self.act(
-            guild,
-            table,
-            JoinTable(member=actor.id, member_name=actor.name, setup=setup),
-            actor,
-            at=at,
-            event_id=event_id,
-            source_line=source_line,
-        )
+        """Sit down, or (seated already, in the lobby) change what one brings.
+
+        ``private``: only the member saw the command (the **Join** form, a DM); a secret ``setup``
+        typed in the thread is refused, like a secret move.
+        """
+
+        def build(found: Table) -> TableAction:
+            if not private and _secret_setup(found.game, setup):
+                raise SecretInOpenError(tr(found.lang, "secret.refused_join", table=found.name))
+            return JoinTable(member=actor.id, member_name=actor.name, setup=setup)
+
+        outcome = await self._run(guild, table, build, actor, at=at, event_id=event_id, source_line=source_line)
+        return _refused_privately(outcome, at) if isinstance(outcome.error, SecretInOpenError) else outcome
 
     async def leave(
         self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None
@@ -168,11 +201,7 @@ class Acting(TableCore):
         outcome = await self._run(guild, table, move, actor, at=at, event_id=event_id, source_line=source_line)
         receipt = receipts[0] if receipts else None
         if outcome.error is not None and isinstance(outcome.error, SecretInOpenError):
-            posts = tuple(
-                TablePost(p.text, private=True, error=True, kind="secret", at=at) if p.error else p
-                for p in outcome.posts
-            )
-            return TableOutcome(outcome.table, posts, outcome.error, outcome.duplicate, outcome.events)
+            return _refused_privately(outcome, at)
         if receipt is not None and outcome.accepted:
             mine = TablePost(receipt, private=True, kind="secret-receipt", at=at)
             return TableOutcome(outcome.table, (mine, *outcome.posts), outcome.error, outcome.duplicate, outcome.events)
@@ -200,4 +229,3 @@ class Acting(TableCore):
         return await self._run(
             guild, table, lambda _found: action, actor, at=at, event_id=event_id, source_line=source_line
         )
-

@@ -18,7 +18,7 @@ from games.tables import lobby
 from games.tables.acting import Acting
 from games.tables.core import Actor, TableOutcome, error_text
 from games.tables.engine import BadCommandError, GameRuleError
-from games.tables.i18n import tr
+from games.tables.i18n import normalise, tr
 from games.tables.model import TABLE_NAME, Table, TableError
 from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
 from games.tables.players import MemberLookup
@@ -83,34 +83,35 @@ def _moves_help(game: str, lang: str) -> str:
 
 
 def thread_help(table: Table) -> str:
+    """``!help`` in a table's thread, in the table's language."""
     engine = get_game(table.game)
-    return "\n".join(
-        [
-            f"**{table.name}** plays {engine.title}. Commands in this thread:",
-            "`!join`, `!leave` - sit down or get up (leaving a game under way hands your seat to the AI)",
-            f"`!ai N` - N computer players (in the lobby; {engine.min_seats} to {engine.max_seats} seats in all)",
-            "`!start` - start the game",
-            "`!board` - the table as everyone sees it;  `!hand` - your cards, shown only to you",
-            f"`!rules` - the rules of {engine.title}",
-            "`!end-table` - moderators: abandon this table",
-            (
-                "Secret moves go by `/move`, the buttons, or a DM to me starting with the table's name"
-                f" (`!{table.name} …`)."
-            ),
-            "Moves, when the game waits for you:",
-            _moves_help(table.game, table.lang),
-        ]
-    )
+    lang, title = table.lang, engine.title
+    lines = [tr(lang, "help.head", table=table.name, title=title), tr(lang, "help.seats")]
+    if engine.setup_model is not None:
+        fields = " ".join(f"{key}:…" for key in engine.setup_model.model_fields)
+        lines.append(tr(lang, "help.brings", fields=fields, title=title))
+    lines += [
+        tr(lang, "help.ai", min=engine.min_seats, max=engine.max_seats),
+        tr(lang, "help.start"),
+        tr(lang, "help.views", private=engine.private_words(lang).name),
+        tr(lang, "help.rules", title=title),
+        tr(lang, "help.end"),
+        tr(lang, "help.secret", table=table.name),
+        tr(lang, "help.moves"),
+        _moves_help(table.game, lang),
+    ]
+    return "\n".join(lines)
 
 
-def games_text(tables: Sequence[Table]) -> str:
+def games_text(tables: Sequence[Table], lang: str = "en") -> str:
+    """``!games``: the open tables (each in its own language), then the games there are, in ``lang``."""
     lines = [lobby.summary_line(t) for t in tables]
     if not lines:
-        lines = ["No tables are open."]
+        lines = [tr(lang, "games.none")]
     else:
-        lines.insert(0, "Open tables:")
-    known = ", ".join(f"{name} ({engine.title})" for name, engine in sorted(GAMES.items()))
-    lines.append(f"Games: {known}. `!play GAME [ai:N]` opens a table in a new thread; `!rules GAME` explains one.")
+        lines.insert(0, tr(lang, "games.open"))
+    known = tr(lang, "list.separator").join(f"{name} ({engine.title})" for name, engine in sorted(GAMES.items()))
+    lines.append(tr(lang, "games.known", games=known))
     return "\n".join(lines)
 
 
@@ -168,7 +169,9 @@ class CommandPath(Acting):
         if table is None:
             if thread is not None and is_table_name(thread):
                 return [TablePost(f"There is no such table as {thread}; `!games` lists the open ones.", error=True)]
-            return await self._outside(guild, actor, verb, args, at=at, event_id=event_id, source_line=source_line)
+            return await self._outside(
+                guild, actor, verb, args, at=at, event_id=event_id, source_line=source_line, private=private
+            )
         try:
             return await self._in_thread(
                 guild,
@@ -219,7 +222,7 @@ class CommandPath(Acting):
             verb, args = _words(text)
             if verb == "board":
                 return [TablePost(await self.board(guild, table.name, at), private=True, kind="board")]
-            return (
+            posts = (
                 await self._in_thread(
                     guild,
                     table,
@@ -238,6 +241,11 @@ class CommandPath(Acting):
             )
         except GameRuleError as exc:
             return [TablePost(error_text(exc), error=True, kind="error")]
+        if posts and not any(p.private or p.error or p.table is None or actor.id in p.to for p in posts):
+            # the thread shows what happened; the DM itself still gets its answer, privately
+            shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:60] + "…"
+            posts.append(TablePost(tr(table.lang, "dm.done", table=table.name, command=shown), private=True))
+        return posts
 
     async def _outside(
         self,
@@ -249,6 +257,7 @@ class CommandPath(Acting):
         at: datetime,
         event_id: str,
         source_line: int | None,
+        private: bool = False,
     ) -> list[TablePost] | None:
         try:
             if verb == "play":
@@ -266,10 +275,12 @@ class CommandPath(Acting):
                     setup=request.setup,
                     lobby_hours=request.lobby_hours,
                     source_line=source_line,
+                    private=private,
                 )
                 return list(outcome.posts)
             if verb == "games":
-                return [TablePost(games_text(await self.open_tables(guild)), kind="games")]
+                lang = _lang_word(args) or "en"
+                return [TablePost(games_text(await self.open_tables(guild), lang), kind="games")]
             if verb == "rules" and args and args[0].casefold() not in _NOMIC_RULES_WORDS:
                 return [TablePost(self.rules(args[0], _lang_word(args[1:])), kind="rules")]
         except GameRuleError as exc:
@@ -296,12 +307,12 @@ class CommandPath(Acting):
         common: dict[str, Any] = {"at": at, "event_id": event_id, "source_line": source_line}
         if verb == "play":
             raise TableError("open a new table from a channel, not inside a table's thread")
-        if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join"} and args:
+        if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join", "games"} and args:
             raise BadCommandError(f"`!{verb}` takes no arguments here")
         outcome: TableOutcome
         if verb == "join":
             setup = parse_setup(lobby.engine_of(table), args)
-            outcome = await self.join(guild, name, actor, setup=setup, **common)
+            outcome = await self.join(guild, name, actor, setup=setup, private=private, **common)
         elif verb == "leave":
             outcome = await self.leave(guild, name, actor, **common)
         elif verb == "start":
@@ -325,7 +336,8 @@ class CommandPath(Acting):
         elif verb == "rules":
             return [TablePost(self.rules(args[0] if args else table.game, table.lang), kind="rules")]
         elif verb == "games":
-            return [TablePost(games_text(await self.open_tables(guild)), kind="games")]
+            lang = _lang_word(args) or table.lang
+            return [TablePost(games_text(await self.open_tables(guild), lang), kind="games")]
         else:
             if verb in defer and not _game_reads(table, content):
                 return None
@@ -336,10 +348,9 @@ class CommandPath(Acting):
 
 
 def _lang_word(words: list[str]) -> str | None:
+    """The language a ``lang:zh-TW`` word among ``words`` asks for (None: none, or not one we have)."""
     for word in words:
         key, _, value = word.replace("=", ":").partition(":")
         if key.casefold() in {"lang", "language"} and value:
-            from games.tables.i18n import normalise
-
             return normalise(value)
     return None

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Protocol
 
 from games.tables import lobby
+from games.tables.access import setup_text
 from games.tables.actions import (
     ACTION_ADAPTER,
     ExpireLobby,
@@ -209,11 +210,16 @@ class TableCore:
         return lobby.board_text(found, now)
 
     async def hand(self, guild: str, table: str, actor: Actor) -> str:
-        """The actor's private view. ``GameRuleError`` (not seated, not started) otherwise."""
+        """The actor's private view (in the lobby: what they bring). ``GameRuleError`` (not seated,
+        not started and nothing brought) otherwise."""
         found = await self._require(guild, table)
         seat = found.seat_of(actor.id)
         if seat is None:
             raise NotASeatError("you do not play at this table")
+        brought = setup_text(found, seat).private if found.board is None else None
+        if brought:
+            head = tr(found.lang, "hand.head", table=found.name, seat=seat.name)
+            return head + "\n" + tr(found.lang, "hand.lobby", what=brought)
         state = lobby.game_state(found)
         view = lobby.engine_of(found).private_view(state, seat.name, found.lang)
         return tr(found.lang, "hand.head", table=found.name, seat=seat.name) + "\n" + view

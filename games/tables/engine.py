@@ -16,6 +16,7 @@ The verbs, in the order a thread adapter uses them::
     engine.timers(state)                                  # the game's own deadlines (turn or phase)
     engine.public_view(state, lang)                       # the table, for everyone
     engine.private_view(state, seat, lang)                # a hand, for its owner only
+    engine.private_words(lang)                            # what that private view is called ("your cards")
     action = engine.parse_action(state, seat, text)       # BadCommandError on unreadable text
     engine.is_secret(action)                              # must it stay hidden until a reveal?
     state, events = engine.apply(state, seat, action, rng)   # checks first; GameRuleError if not legal
@@ -26,20 +27,74 @@ Each event says who may see it (``audience``: None for everyone, or a set of sea
 framework never lets an event addressed to some seats reach the thread, the board or another seat.
 The rules never read a clock: a game names its deadlines (``timers``) and the framework records
 when each one started, applies ``on_timeout`` once when it is due, and catches up after downtime.
+``timers_text`` says in words what those deadlines are, for the lobby, before any state exists.
+
+What a seat brings when it joins (an ICTC deck, a chosen stance) is a ``setup_model`` value: the
+game checks it against the table's options (``check_setup``), says what of it everyone may know and
+what only its seat may (``describe_setup``), whether typing it in the open would give a secret away
+(``is_secret_setup``), and which fields the lobby's **Join** button asks for (``join_form``).
+``new_game`` gets each seat's value.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-GameStatus = Literal["playing", "won", "lost", "finished"]
-"""``won`` and ``lost`` end a cooperative game (the table wins or loses together);
-``finished`` ends a competitive one (``GameResult.winners`` says who won)."""
+from games.tables.defaults import EngineDefaults
+from games.tables.values import (
+    EVERYONE,
+    Audience,
+    Control,
+    FormField,
+    GameEvent,
+    GameResult,
+    GameStatus,
+    Outcome,
+    PrivateWords,
+    SeatsOnly,
+    SetupText,
+    Timer,
+    TimerKind,
+    audience_of,
+)
+
+__all__ = [
+    "EVERYONE",
+    "AISeat",
+    "AnyAISeat",
+    "AnyEngine",
+    "Audience",
+    "BadCommandError",
+    "Control",
+    "EngineDefaults",
+    "FormField",
+    "GameEngine",
+    "GameEvent",
+    "GameOverError",
+    "GameResult",
+    "GameRuleError",
+    "GameStatus",
+    "IllegalActionError",
+    "MissingCardError",
+    "NotASeatError",
+    "NotEnoughHoursError",
+    "NotYourTurnError",
+    "Outcome",
+    "PrivateWords",
+    "SeatingError",
+    "SeatsOnly",
+    "SetupText",
+    "Timer",
+    "TimerKind",
+    "WrongRoleError",
+    "apply_text",
+    "audience_of",
+]
+
 
 
 # --- rule errors ------------------------------------------------------------------------------
@@ -88,104 +143,7 @@ class WrongRoleError(IllegalActionError):
     """The actor's role does not allow the action."""
 
 
-# --- shared values ----------------------------------------------------------------------------
-
-
-Audience = frozenset[str] | None
-"""Who may see an event: None for everyone at the table (and the thread), or exactly these seats."""
-EVERYONE: Audience = None
-
-
-@runtime_checkable
-class GameEvent(Protocol):
-    """Something that happened, as a typed value; ``text`` is the sentence every adapter shows.
-
-    An event may carry ``audience`` (``Audience``); without it, it is public.
-    """
-
-    def text(self, lang: str = "en") -> str: ...
-
-
-def audience_of(event: object) -> Audience:
-    """The seats ``event`` is addressed to; None: everyone."""
-    found = getattr(event, "audience", None)
-    return frozenset(found) if found is not None else None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatsOnly:
-    """An event shown only to ``seats`` (a drawn card to its drawer, a gift to giver and receiver)."""
-
-    seats: frozenset[str]
-    message: str
-
-    @property
-    def audience(self) -> Audience:
-        return self.seats
-
-    def text(self, lang: str = "en") -> str:
-        del lang
-        return self.message
-
-
-TimerKind = Literal["turn", "phase"]
-
-
-@dataclass(frozen=True, slots=True)
-class Timer:
-    """A deadline the game's state implies, relative to when the framework first saw it.
-
-    ``key`` names this deadline for as long as the state shows it (a new key is a new deadline):
-    the framework stores the instant it first appeared, so the absolute deadline is derived from
-    stored state. ``kind`` ``turn`` counts as a strike against ``seat`` when it passes (too many in
-    a row and the AI takes the seat for good); ``phase`` never does.
-    """
-
-    key: str
-    seconds: float
-    kind: TimerKind = "phase"
-    seat: str | None = None
-    """The seat the deadline is for (a turn), or None (a phase that waits for several)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """A result that outlives the table (cards won from a kitty), stored when the table ends."""
-
-    seat: str
-    kind: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a game stands: its status, who won (every seat for a cooperative win) and a summary."""
-
-    status: GameStatus
-    winners: tuple[str, ...]
-    summary: str
-    turns: int
-    """Turns played (begun), counting the one under way."""
-    actions: int
-    scores: Mapping[str, int] = field(default_factory=dict)
-    """Points per seat, when the game keeps score."""
-    outcomes: tuple[Outcome, ...] = ()
-    """What outlives the table, written in the transaction that ends it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Control:
-    """A button the board offers: pressing it types ``command`` (the same text a member could type).
-
-    ``secret``: the command is a secret move, answered privately (never echoed in the thread).
-    ``style``: primary, secondary, success or danger.
-    """
-
-    label: str
-    command: str
-    style: str = "secondary"
-    secret: bool = False
-
+# --- shared values (games.tables.values) ------------------------------------------------------
 
 StateT = TypeVar("StateT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=BaseModel)
@@ -228,6 +186,31 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """The languages the game's texts exist in; the first is its default (``en``, ``zh-TW``)."""
         ...
 
+    def check_setup(self, setup: BaseModel, options: OptionsT | None) -> None:
+        """Raise the ``GameRuleError`` that refuses what a seat brings at a table with ``options``."""
+        ...
+
+    def describe_setup(self, setup: BaseModel, lang: str) -> SetupText:
+        """What a seat brought, in words: for everyone, and for the seat alone."""
+        ...
+
+    def is_secret_setup(self, setup: BaseModel) -> bool:
+        """Whether typing ``setup`` where others read it would give a secret away (it is then refused there)."""
+        ...
+
+    def join_form(self, options: OptionsT | None, lang: str) -> tuple[FormField, ...]:
+        """What the lobby's **Join** button asks for (empty: it just seats the member)."""
+        ...
+
+    def timers_text(self, options: OptionsT | None, turn_seconds: int, lang: str) -> str | None:
+        """The game's own deadlines in words, e.g. ``each vote may take up to 10s``; None: it has none
+        and every turn gets the table's turn limit (``turn_seconds``)."""
+        ...
+
+    def private_words(self, lang: str) -> PrivateWords:
+        """What ``private_view`` is called at this game (``your cards``, ``your vote``)."""
+        ...
+
     def new_game(
         self,
         seats: Sequence[str],
@@ -235,7 +218,11 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         rng: random.Random,
         setups: Mapping[str, BaseModel] | None = None,
     ) -> StateT:
-        """Seat the players in turn order and deal. ``SeatingError`` for a bad seat list."""
+        """Seat the players in turn order and deal. ``SeatingError`` for a bad seat list.
+
+        ``setups``: what each seat brought (checked by ``check_setup``); seats that brought nothing
+        are not in it.
+        """
         ...
 
     def seats(self, state: StateT) -> tuple[str, ...]:
@@ -345,38 +332,3 @@ def apply_text(
 ) -> tuple[StateT, tuple[GameEvent, ...]]:
     """Parse a typed command and apply it: the path of every text command of a thread."""
     return engine.apply(state, seat, engine.parse_action(state, seat, text), rng)
-
-
-class EngineDefaults:
-    """What most games share: mix it in and override what the game does differently.
-
-    A turn game (one seat awaited, ``to_move``) with no deadlines of its own, no secret moves, no
-    per-seat setup, English texts only and no board buttons of its own.
-    """
-
-    setup_model: type[BaseModel] | None = None
-    languages: tuple[str, ...] = ("en",)
-
-    def to_move(self, state: Any) -> str | None:
-        awaited = self.awaiting(state)
-        return next(iter(awaited)) if len(awaited) == 1 else None
-
-    def awaiting(self, state: Any) -> frozenset[str]:
-        del state
-        return frozenset()
-
-    def timers(self, state: Any) -> tuple[Timer, ...]:
-        del state
-        return ()
-
-    def on_timeout(self, state: Any, timer: Timer, rng: random.Random) -> tuple[Any, tuple[GameEvent, ...]] | None:
-        del state, timer, rng
-        return None
-
-    def is_secret(self, action: Any) -> bool:
-        del action
-        return False
-
-    def controls(self, state: Any, lang: str) -> tuple[Control, ...]:
-        del state, lang
-        return ()

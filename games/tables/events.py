@@ -44,9 +44,12 @@ class TableOpened:
     seats: tuple[str, ...]
     min_seats: int
     max_seats: int
-    turn_seconds: int
+    clocks: str
+    """The table's deadlines in words (the game's own, or the turn limit), in the table's language."""
     options: str = ""
     """The options this table changed from the defaults, as ``key:value`` words."""
+    brought: str = ""
+    """What the seats bring that everyone may know, in the table's language."""
 
     def text(self, lang: str = "en") -> str:
         line = tr(
@@ -58,8 +61,10 @@ class TableOpened:
             min=self.min_seats,
             max=self.max_seats,
             seats=join_names(lang, self.seats),
-            turn=duration_text(self.turn_seconds, lang),
+            clocks=self.clocks,
         )
+        if self.brought:
+            line += "\n" + tr(lang, "lobby.brought", list=self.brought)
         if self.options:
             line += "\n" + tr(lang, "lobby.options", options=self.options)
         return line
@@ -70,19 +75,42 @@ class SeatsChanged:
     kind: ClassVar[str] = "lobby"
     audience: ClassVar[Audience] = None
     change: str
-    """``sit``, ``leave`` or ``ai``."""
+    """``sit``, ``leave``, ``ai`` or ``brings`` (a seated member changes what they bring)."""
     who: str
     count: int
     seats: tuple[str, ...]
     max_seats: int
+    brings: str = ""
+    """What the seat brings that everyone may know (``weight 2``), in the table's language."""
 
     def text(self, lang: str = "en") -> str:
         if self.change == "ai":
             what = trn(lang, "lobby.ai_seats", self.count)
+        elif self.change == "brings":
+            return tr(lang, "lobby.now_brings", who=self.who, what=self.brings)
+        elif self.change == "sit" and self.brings:
+            what = tr(lang, "lobby.sit_bringing", who=self.who, what=self.brings)
         else:
             what = tr(lang, f"lobby.{self.change}", who=self.who)
         seated = tr(lang, "lobby.seated", n=len(self.seats), max=self.max_seats, seats=join_names(lang, self.seats))
         return f"{what} {seated}"
+
+
+@dataclass(frozen=True, slots=True)
+class Brought:
+    """What a seat brought, told to that seat alone (its member's private answer)."""
+
+    kind: ClassVar[str] = "lobby"
+    seat: str
+    what: str
+    """In the table's language."""
+
+    @property
+    def audience(self) -> Audience:
+        return frozenset({self.seat})
+
+    def text(self, lang: str = "en") -> str:
+        return tr(lang, "lobby.you_bring", what=self.what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +132,11 @@ class GameStarted:
     audience: ClassVar[Audience] = None
     title: str
     seats: tuple[str, ...]
+    private: str
+    """What the game calls a seat's private view (``your cards``), in the table's language."""
 
     def text(self, lang: str = "en") -> str:
-        return tr(lang, "game.started", title=self.title, seats=join_names(lang, self.seats))
+        return tr(lang, "game.started", title=self.title, seats=join_names(lang, self.seats), private=self.private)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +267,7 @@ class TableEnded:
 TableEvent = (
     TableOpened
     | SeatsChanged
+    | Brought
     | Notice
     | GameStarted
     | Moved

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ValidationError
 
 from games.tables.clocks import parse_turn_limit
 from games.tables.engine import AnyEngine, BadCommandError
+from games.tables.events import duration_text
 from games.tables.i18n import LANGUAGES, normalise, tr
-from games.tables.model import DEFAULT_LOBBY_HOURS
-from games.tables.registry import get_game, specs
+from games.tables.model import DEFAULT_LOBBY_HOURS, DEFAULT_TURN_SECONDS
+from games.tables.registry import get_game, get_spec, specs
 
 PLAY_USAGE = "`!play GAME [ai:N] [turn:24h] [lang:en] [lobby:24h] [OPTION:VALUE ...]`, e.g. `!play wikipedia ai:2`"
 _NONE_WORDS = {"none", "null", "no-limit", "never", "off-limit"}
@@ -128,15 +129,98 @@ def parse_setup(engine: AnyEngine, args: list[str]) -> str | None:
     return _model_json(model, given)
 
 
-def options_help(engine: AnyEngine, lang: str) -> str:
-    """The options ``!play`` takes for ``engine``: the table's and the game's, with their defaults."""
-    langs = ", ".join(lang_ for lang_ in LANGUAGES if lang_ in engine.languages) or "en"
-    lines = [tr(lang, "options.head", game=engine.name)]
-    lines.append(tr(lang, "options.table", langs=langs, lobby=DEFAULT_LOBBY_HOURS))
+class OptionEntry(NamedTuple):
+    """One ``key:value`` word ``!play`` (or ``!join``) reads, with its default and what it means."""
+
+    key: str
+    default: str
+    description: str
+    kind: str
+    """``table`` (the framework's), ``game`` (the game's options) or ``seat`` (what a seat brings)."""
+
+
+def _shown_default(value: object) -> str:
+    return "on" if value is True else "off" if value is False else "none" if value is None else str(value)
+
+
+def _described(engine: AnyEngine, section: str, key: str, fallback: str | None, lang: str) -> str:
+    """A game's text for one of its fields (``options.KEY`` or ``setup.KEY`` of its catalogue), else
+    the model's own description (games whose texts are English only keep them there)."""
+    catalogue = get_spec(engine.name).catalogue
+    wanted = f"{section}.{key}"
+    if catalogue is not None and (wanted in catalogue.keys(lang) or wanted in catalogue.keys("en")):
+        return catalogue.text(lang, wanted)
+    return fallback or ""
+
+
+def option_entries(engine: AnyEngine, lang: str) -> list[OptionEntry]:
+    """Every ``key:value`` word of ``!play GAME``, in the order ``!rules GAME`` lists them."""
+    langs = tr(lang, "list.separator").join(code for code in LANGUAGES if code in engine.languages) or "en"
+    day = duration_text(DEFAULT_TURN_SECONDS, lang)
+    entries = [
+        OptionEntry("ai", "0", tr(lang, "options.ai"), "table"),
+        OptionEntry("turn", day, tr(lang, "options.turn"), "table"),
+        OptionEntry("lang", engine.languages[0], tr(lang, "options.lang", langs=langs), "table"),
+        OptionEntry("lobby", duration_text(DEFAULT_LOBBY_HOURS * 3600, lang), tr(lang, "options.lobby"), "table"),
+    ]
     model = engine.options_model
     defaults = model()
     for key, info in model.model_fields.items():
-        default = getattr(defaults, key)
-        shown = "on" if default is True else "off" if default is False else "none" if default is None else default
-        lines.append(f"- `{key}:…` ({tr(lang, 'options.default', value=shown)}): {info.description or ''}".rstrip(": "))
+        text = _described(engine, "options", key, info.description, lang)
+        entries.append(OptionEntry(key, _shown_default(getattr(defaults, key)), text, "game"))
+    setup = engine.setup_model
+    if setup is not None:
+        for key, info in setup.model_fields.items():
+            default = "" if info.is_required() else _shown_default(info.default)
+            entries.append(OptionEntry(key, default, _described(engine, "setup", key, info.description, lang), "seat"))
+    return entries
+
+
+def _entry_line(entry: OptionEntry, lang: str) -> str:
+    if not entry.default:
+        return tr(lang, "options.line_bare", name=entry.key, text=entry.description)
+    return tr(lang, "options.line", name=entry.key, default=entry.default, text=entry.description)
+
+
+def options_help(engine: AnyEngine, lang: str) -> str:
+    """The options ``!play`` takes for ``engine``: the table's and the game's, with their defaults;
+    then what a seat may bring (``!join key:value``), when the game takes anything."""
+    entries = option_entries(engine, lang)
+    lines = [tr(lang, "options.head", game=engine.name)]
+    lines += [_entry_line(e, lang) for e in entries if e.kind != "seat"]
+    seat = [_entry_line(e, lang) for e in entries if e.kind == "seat"]
+    if seat:
+        lines += [tr(lang, "options.brings_head", game=engine.name), *seat]
     return "\n".join(lines)
+
+
+HINT_WIDTH = 100
+"""Discord's limit on an autocomplete choice's name and value."""
+
+
+def option_hints(engine: AnyEngine, typed: str, lang: str, limit: int = 25) -> list[tuple[str, str]]:
+    """Choices for the slash form's ``options``: the words typed so far, the last one completed to a
+    ``key:value`` of the game (its default when no value is typed yet), each with what it means.
+
+    Returns (shown, value) pairs; ``value`` is the whole option text the choice puts in the box.
+    ``ai``, ``turn`` and ``lang`` have slash options of their own and are not offered here.
+    """
+    words = typed.split()
+    partial = words.pop() if words and not typed[-1:].isspace() else ""
+    used = {_split(word)[0] for word in words}
+    key_part, value_part, sep = _split(partial)
+    out: list[tuple[str, str]] = []
+    for entry in option_entries(engine, lang):
+        if entry.key in {"ai", "turn", "lang"} or entry.key in used or not entry.key.startswith(key_part):
+            continue
+        value = value_part if sep and value_part else entry.default
+        chosen = " ".join([*words, f"{entry.key}:{value}"])
+        if len(chosen) > HINT_WIDTH:
+            continue
+        word = f"{entry.key}:{value}"
+        if entry.default:
+            shown = tr(lang, "options.hint", word=word, text=entry.description, default=entry.default)
+        else:
+            shown = tr(lang, "options.hint_bare", word=word, text=entry.description)
+        out.append((shown if len(shown) <= HINT_WIDTH else shown[: HINT_WIDTH - 1] + "…", chosen))
+    return out[:limit]

@@ -6,10 +6,21 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from games.tables.access import Step, _abandon, _require_lobby, _seat_list, engine_of, read_setup
+from games.tables.access import (
+    Step,
+    _abandon,
+    _replace_seat,
+    _require_lobby,
+    _seat_list,
+    brought_text,
+    clocks_text,
+    engine_of,
+    read_setup,
+    setup_text,
+)
 from games.tables.actions import JoinTable, OpenTable, SetAISeats
 from games.tables.engine import BadCommandError, NotASeatError, SeatingError
-from games.tables.events import SeatsChanged, TableOpened
+from games.tables.events import Brought, SeatsChanged, TableEvent, TableOpened
 from games.tables.i18n import tr
 from games.tables.model import Seat, Table, TableError, ai_seats, seat_name
 from games.tables.registry import get_game
@@ -39,7 +50,7 @@ def open_table(action: OpenTable, at: datetime) -> Step:
             engine.options_model.model_validate_json(action.game_options)
         except ValidationError as exc:
             raise BadCommandError(tr(lang, "error.bad_options", why=exc.errors()[0].get("msg"))) from exc
-    setup = read_setup(engine, action.setup, lang)
+    setup = read_setup(engine, action.setup, lang, action.game_options)
     name = f"{engine.name}-{action.number}"
     seats = (
         Seat(name=seat_name(action.member_name, ()), member=action.member, setup=setup),
@@ -65,10 +76,17 @@ def open_table(action: OpenTable, at: datetime) -> Step:
         _seat_list(table),
         engine.min_seats,
         engine.max_seats,
-        action.options.turn_seconds,
+        clocks_text(table),
         options_words(table),
+        brought_text(table),
     )
-    return Step(table, (opened,))
+    return Step(table, (opened, *_told(table, seats[0])))
+
+
+def _told(table: Table, seat: Seat) -> tuple[TableEvent, ...]:
+    """What the seat brought, told to it alone (when the game shows it anything)."""
+    private = setup_text(table, seat).private
+    return (Brought(seat.name, private),) if private else ()
 
 
 def options_words(table: Table) -> str:
@@ -96,18 +114,29 @@ def _word(value: object) -> str:
 
 
 def join(table: Table, action: JoinTable) -> Step:
+    """Sit down, bringing what the game lets a seat bring; seated already, bring something else."""
     _require_lobby(table, "error.started_no_seats")
     lang = table.lang
-    if table.seat_of(action.member) is not None:
-        raise SeatingError(tr(lang, "error.already_seated"))
     engine = engine_of(table)
-    if len(table.seats) >= engine.max_seats:
+    seated = table.seat_of(action.member)
+    if seated is not None and action.setup is None:
+        raise SeatingError(tr(lang, "error.already_seated"))
+    if seated is None and len(table.seats) >= engine.max_seats:
         raise SeatingError(tr(lang, "error.full", table=table.name, title=engine.title, max=engine.max_seats))
-    setup = read_setup(engine, action.setup, lang)
+    setup = read_setup(engine, action.setup, lang, table.game_options)
+    if seated is not None:
+        seat = seated.model_copy(update={"setup": setup})
+        new = _replace_seat(table, seat)
+        public, before = setup_text(new, seat).public, setup_text(table, seated).public
+        shown = public or tr(lang, "lobby.nothing_shown")
+        changed = (SeatsChanged("brings", seat.name, 0, _seat_list(new), engine.max_seats, shown),)
+        return Step(new, (*(changed if public != before else ()), *_told(new, seat)))
     humans = [s for s in table.seats if not s.is_ai]
     seat = Seat(name=seat_name(action.member_name, _seat_list(table)), member=action.member, setup=setup)
     new = table.model_copy(update={"seats": (*humans, seat, *table.ai_seats)})
-    return Step(new, (SeatsChanged("sit", seat.name, 0, _seat_list(new), engine.max_seats),))
+    public = setup_text(new, seat).public or ""
+    sat = SeatsChanged("sit", seat.name, 0, _seat_list(new), engine.max_seats, public)
+    return Step(new, (sat, *_told(new, seat)))
 
 
 def set_ai_seats(table: Table, action: SetAISeats) -> Step:

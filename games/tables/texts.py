@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games.tables.access import engine_of, game_state, seats_text
+from games.tables.access import brought_text, clocks_text, engine_of, game_state, seats_text
 from games.tables.events import duration_text, stamp
 from games.tables.i18n import join_names, tr
 from games.tables.model import Table, TableStatus
@@ -24,8 +24,11 @@ def lobby_text(table: Table) -> str:
         max=engine.max_seats,
         min=engine.min_seats,
         seats=join_names(lang, [s.name for s in table.seats]),
-        turn=duration_text(table.options.turn_seconds, lang),
+        clocks=clocks_text(table),
     )
+    brought = brought_text(table)
+    if brought:
+        text += "\n" + tr(lang, "lobby.brought", list=brought)
     words = options_words(table)
     if words:
         text += "\n" + tr(lang, "lobby.options", options=words)
@@ -76,5 +79,11 @@ def summary_line(table: Table) -> str:
         )
     turn = tr(lang, "games.to_move", seat=table.turn_seat) if table.turn_seat else ""
     return tr(
-        lang, "games.line", table=table.name, title=engine.title, status=table.status.value, seats=seats, turn=turn
+        lang,
+        "games.line",
+        table=table.name,
+        title=engine.title,
+        status=tr(lang, f"status.{table.status.value}"),
+        seats=seats,
+        turn=turn,
     )

@@ -134,7 +134,8 @@ def start(table: Table, action: StartTable, at: datetime, rng: random.Random) ->
         setups = {s.name: engine.setup_model.model_validate_json(s.setup) for s in order if s.setup is not None}
     state = engine.new_game([s.name for s in order], options, rng, setups)
     started = table.model_copy(update={"status": TableStatus.PLAYING, "seats": tuple(order), "started_at": at})
-    events: list[TableEvent] = [GameStarted(engine.title, tuple(s.name for s in order))]
+    private = engine.private_words(table.lang).name
+    events: list[TableEvent] = [GameStarted(engine.title, tuple(s.name for s in order), private)]
     state = run_ai(started, state, rng, events)
     return _settle(started, engine, state, at, events, force_board=True)
 

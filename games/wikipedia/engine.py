@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-from games.tables.engine import Control, EngineDefaults, GameEvent, GameResult, GameStatus
+from games.tables.engine import Control, EngineDefaults, GameEvent, GameResult, GameStatus, PrivateWords
 from games.tables.text import PlayerResolver
 from games.wikipedia import commands, rules, views
 from games.wikipedia.actions import ACTION_ADAPTER, WikipediaAction
@@ -53,6 +53,10 @@ class WikipediaEngine(EngineDefaults):
     def awaiting(self, state: WikipediaState) -> frozenset[str]:
         mover = self.to_move(state)
         return frozenset((mover,)) if mover is not None else frozenset()
+
+    def private_words(self, lang: str) -> PrivateWords:
+        del lang  # the game's own texts are in English only
+        return PrivateWords(name="your cards", title="Your hand", button="My hand")
 
     def controls(self, state: WikipediaState, lang: str) -> tuple[Control, ...]:
         del lang
