@@ -12,6 +12,7 @@ from datetime import datetime
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
 from games.nomic.items import Items
+from games.nomic.state import PlacementRecord
 
 
 def _plural(n: int, word: str) -> str:
@@ -194,34 +195,52 @@ class HandPresented(Event):
         )
 
 
-@dataclass(frozen=True)
-class PlacementLine:
-    place: int
-    name: str
-    cards: tuple[Card, ...]
-    category: str
-    prize: Items
-    cards_returned: bool
-    coin_toss: bool
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st, 3,000th."""
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def _tie_text(record: PlacementRecord) -> str:
+    if not record.coin_toss:
+        return ""
+    if record.tie is None:  # a record from before ties were kept
+        return " (after a coin toss)"
+    first, last = record.tie
+    if last - first == 1:
+        other = last if record.place == first else first
+        return f" (tied with {ordinal(other)}; a coin toss set the order)"
+    return f" (tied with places {first:,} to {last:,}; coin tosses set the order)"
+
+
+def _prize_text(record: PlacementRecord) -> str:
+    won = "" if record.prize.empty else f"wins {record.prize.describe()}"
+    if not record.cards_returned:
+        return won
+    return f"{won} and gets their cards back" if won else "gets their cards back"
+
+
+def placement_line(record: PlacementRecord) -> str:
+    """One place as the announcement and ``!placements`` show it."""
+    prize = _prize_text(record)
+    return (
+        f"{record.place}. {record.name}: {cards_text(record.cards)}, {record.category}{_tie_text(record)}"
+        + (f" - {prize}" if prize else "")
+    )
 
 
 @dataclass(frozen=True)
 class PlacementsMade(Event):
-    lines: tuple[PlacementLine, ...]
+    """Every place, as the state keeps them (``RoundState.last_placements``)."""
+
+    placements: tuple[PlacementRecord, ...]
 
     def text(self) -> str:
-        if not self.lines:
+        if not self.placements:
             return "Placements: nobody presented a hand this week."
-        out = ["Placements of the presented hands:"]
-        for line in self.lines:
-            prize = line.prize.describe() if not line.prize.empty else ""
-            if line.cards_returned:
-                prize = "their cards back"
-            toss = " (after a coin toss)" if line.coin_toss else ""
-            out.append(
-                f"{line.place}. {line.name}: {cards_text(line.cards)}, {line.category}{toss}"
-                + (f" - wins {prize}" if prize else "")
-            )
+        count = len(self.placements)
+        out = [f"Placements of the {count:,} presented hand{'' if count == 1 else 's'}:"]
+        out.extend(placement_line(r) for r in self.placements)
         return "\n".join(out)
 
 
