@@ -195,6 +195,13 @@ class HandPresented(Event):
         )
 
 
+ANNOUNCED_AFTER_PRIZES = 6
+"""Places the placements announcement lists after the last prize place (by default 5th to 10th)."""
+ANNOUNCED_AT_MOST = 20
+"""The most places the announcement lists, however many prize places a ruleset has: the rest are
+counted in one line, and ``!placements`` lists them all."""
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st, 3,000th."""
     suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -229,18 +236,41 @@ def placement_line(record: PlacementRecord) -> str:
     )
 
 
+def _is_plain(record: PlacementRecord) -> bool:
+    """A place past the prizes: nothing won, the presented cards back."""
+    return record.cards_returned and record.prize.empty
+
+
+def announced(records: tuple[PlacementRecord, ...]) -> int:
+    """How many places the announcement lists: every prize place, then a few more, within a limit.
+
+    Prize places come first (prizes go by place, and cards come back from some place on), so
+    the first plain place ends them.
+    """
+    prize_places = next((n for n, r in enumerate(records) if _is_plain(r)), len(records))
+    shown = min(prize_places + ANNOUNCED_AFTER_PRIZES, ANNOUNCED_AT_MOST)
+    return len(records) if len(records) <= shown + 1 else shown  # one line counting a single place says no less
+
+
 @dataclass(frozen=True)
 class PlacementsMade(Event):
-    """Every place, as the state keeps them (``RoundState.last_placements``)."""
+    """Every place, as the state keeps them (``RoundState.last_placements``); the text lists the top."""
 
     placements: tuple[PlacementRecord, ...]
 
     def text(self) -> str:
-        if not self.placements:
+        records = self.placements
+        if not records:
             return "Placements: nobody presented a hand this week."
-        count = len(self.placements)
-        out = [f"Placements of the {count:,} presented hand{'' if count == 1 else 's'}:"]
-        out.extend(placement_line(r) for r in self.placements)
+        shown = announced(records)
+        out = [f"Placements of the {len(records):,} presented hand{'' if len(records) == 1 else 's'}:"]
+        out.extend(placement_line(r) for r in records[:shown])
+        rest = records[shown:]
+        if rest:
+            placed = f"placed {ordinal(rest[0].place)} to {ordinal(rest[-1].place)}"
+            got = "each got their presented cards back" if all(map(_is_plain, rest)) else "some of them won prizes too"
+            more = f"And {len(rest):,} more players {placed}; {got}."
+            out.append(f"{more} `!placements` lists every place, page by page.")
         return "\n".join(out)
 
 
