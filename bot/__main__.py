@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--tick-runs", type=int, default=5, help="runs of each tick at each size")
     bench.add_argument("--ticks-only", action="store_true", help="time only the ticks, not the busy week")
+    bench.add_argument(
+        "--tick-gc",
+        choices=("bot", "python"),
+        default="bot",
+        help="the garbage collector during the ticks: as the bot runs it (default) or Python's defaults",
+    )
     return parser
 
 
@@ -138,6 +144,7 @@ def _command(args: argparse.Namespace) -> int:
                 week=not args.ticks_only,
                 tick_sizes=args.tick_sizes,
                 tick_runs=args.tick_runs,
+                tick_gc=args.tick_gc,
             )
         )
     if args.command == "run":

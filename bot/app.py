@@ -31,6 +31,7 @@ from bot.board import BoardPoster
 from bot.cogs.base import present
 from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
+from bot.memory import Memory
 from bot.notices import Notices
 from bot.permissions import cannot_post
 from bot.router import Post, Router, error_text, outcome_posts
@@ -109,6 +110,8 @@ class NomicBot(commands.Bot):
         self.board = BoardPoster(self, settings.board_refresh_seconds)
         self.desk = TableDesk(self)
         self.notices = Notices(self)
+        self.memory = Memory(enabled=clock is None)
+        """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
 
     # -- life cycle --
 
@@ -280,6 +283,7 @@ class NomicBot(commands.Bot):
         await self.deliver(guild, posts)
         if posts:
             await self.rearm(guild)
+            self.memory.settle()
         return bool(posts)
 
     async def scheduled_work(self, guild_id: str, now: datetime) -> None:
@@ -288,6 +292,8 @@ class NomicBot(commands.Bot):
         guild = self.get_guild(int(guild_id))
         if guild is not None:
             await self.deliver(guild, posts)
+        if posts:
+            self.memory.settle()
 
     async def rearm(self, guild: discord.Guild) -> None:
         """Set the guild's timer to its next scheduled work (a table's move may have moved it sooner)."""

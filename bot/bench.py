@@ -563,6 +563,7 @@ async def bench(
     week: bool = True,
     tick_sizes: Sequence[int] = bench_ticks.SIZES,
     tick_runs: int = bench_ticks.RUNS,
+    tick_gc: str = "bot",
 ) -> int:
     """Replay a busy week on an on-disk store, time the big ticks by server size, print both; returns 0."""
     if players < 2 or bids < 0 or trades < 0 or any(size < 2 for size in tick_sizes) or tick_runs < 1:
@@ -577,7 +578,7 @@ async def bench(
         if tick_sizes:
             if week:
                 print()
-            print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder))
+            print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc))
     return 0
 
 

@@ -2,10 +2,15 @@
 
 For each size the rules alone (no store) build the states just before the auction start, the
 settlement and the placements, with every player taking part: each one bids, receives five
-cards and presents them. Each state then enters an on-disk store as a snapshot, as if the week
-had been played there, and the tick runs the way the live scheduler runs it
-(``Router.due_work``: rules, the durable commit, the posts). Runs are interleaved (every size
-and tick once per run) so that a machine that slows down mid-way slows every column alike.
+cards and presents them; and once more the placements after a moderator changed how hands
+rank, so that every hand is ranked again. Each state then enters an on-disk store as a
+snapshot, as if the week had been played there, and the tick runs the way the live scheduler
+runs it (``Router.due_work``: rules, the durable commit, the posts). Runs are interleaved (every
+size and tick once per run) so that a machine that slows down mid-way slows every column alike.
+
+Nothing is collected before a timed tick: the bot's own policy (``bot.memory``) settles the
+collector after each tick as the bot does, and full collections that still fall inside a timed
+tick are counted (``--tick-gc python`` leaves Python's collector as it is, for comparison).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.memory import Memory
 from bot.router import Router
 from data.store import Store
 from games.nomic import engine
@@ -46,6 +52,8 @@ _LABELS = {
     BoundaryKind.AUCTION_END: "settlement",
     BoundaryKind.PLACEMENTS: "placements",
 }
+RERANKED = " (re-ranked)"
+"""The label's end for the placements after the ranking options changed."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class TickCase:
 class Timings:
     wall: list[float]
     rules: list[float]
+    full_collections: int = 0
+    """Full collections of Python's collector that fell inside the timed ticks."""
 
 
 def _apply(state: RoundState, actor: str, channel: ChannelRole, action: Action, at: datetime) -> RoundState:
@@ -72,10 +82,10 @@ def _advance(state: RoundState, tick: Tick) -> RoundState:
     return engine.advance(state, tick, action_rng(state.seed, state.seq + 1)).state
 
 
-def _case(state: RoundState) -> TickCase:
+def _case(state: RoundState, note: str = "") -> TickCase:
     tick = next_tick(state)
     label = " + ".join(_LABELS.get(kind, kind.value) for kind in tick.boundaries) or "tick"
-    return TickCase(label, state, tick)
+    return TickCase(label + note, state, tick)
 
 
 def _card(rng: random.Random) -> Card:
@@ -83,7 +93,8 @@ def _card(rng: random.Random) -> Card:
 
 
 def tick_cases(players: int, seed: str) -> list[TickCase]:
-    """The states before the auction start, the settlement and the placements of one busy week."""
+    """The states before the auction start, the settlement and the placements of one busy week, and
+    the placements once more after a moderator made poker kickers the tie-break."""
     rng = random.Random(f"ticks:{seed}:{players}")
     ruleset = load_ruleset()
     phase, presenting = opening(ruleset, START)
@@ -123,11 +134,30 @@ def tick_cases(players: int, seed: str) -> list[TickCase]:
         state = _apply(state, ADMIN, ga, AdminGive(target=name, items=Items(cards=hand)), at)
         state = _apply(state, name, ga, PresentHand(cards=hand), at)
     cases.append(_case(state))
+    changed = _apply(state, ADMIN, ga, AdminSet(option="hands.poker_kickers", value="true"), at)
+    cases.append(_case(changed, RERANKED))
     return cases
 
 
-async def _run_tick(store: Store, router: Router, guild: str, case: TickCase) -> float:
-    """Put the state in the store as the guild's snapshot, load it, and time its tick."""
+class _FullCollections:
+    """Counts the collector's full collections (generation 2) while ``counting``."""
+
+    def __init__(self) -> None:
+        self.counting = False
+        self.seen = 0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if self.counting and phase == "start" and info["generation"] == 2:
+            self.seen += 1
+
+
+async def _run_tick(
+    store: Store, router: Router, guild: str, case: TickCase, *, memory: Memory, full: _FullCollections
+) -> tuple[float, int]:
+    """Put the state in the store as the guild's snapshot, load it, and time its tick.
+
+    Returns the seconds and the full collections during the tick.
+    """
     state = case.state.model_copy(update={"guild": guild})
     # One setup row under the snapshot, so that the guild exists and nothing needs replaying.
     await store.append(
@@ -143,15 +173,18 @@ async def _run_tick(store: Store, router: Router, guild: str, case: TickCase) ->
     )
     if await router.service.state(guild) != state:
         raise RuntimeError(f"guild {guild}: the stored state does not load back as it was")
-    gc.collect()
+    seen = full.seen
+    full.counting = True
     started = time.perf_counter()
     await router.due_work(guild, case.tick.at)
     elapsed = time.perf_counter() - started
+    full.counting = False
+    memory.settle()  # as the bot does after scheduled work
     after = await router.service.state(guild)
     if after is None or after.clock != case.tick.at:
         raise RuntimeError(f"guild {guild}: the tick at {case.tick.at.isoformat()} was not applied")
     router.service.forget(guild)
-    return elapsed
+    return elapsed, full.seen - seen
 
 
 def _rules_seconds(case: TickCase) -> float:
@@ -161,39 +194,48 @@ def _rules_seconds(case: TickCase) -> float:
     return time.perf_counter() - started
 
 
-async def measure(sizes: Sequence[int], runs: int, seed: str, folder: Path) -> dict[tuple[str, int], Timings]:
+async def measure(
+    sizes: Sequence[int], runs: int, seed: str, folder: Path, *, memory: Memory | None = None
+) -> dict[tuple[str, int], Timings]:
+    memory = memory if memory is not None else Memory()
     cases: dict[int, list[TickCase]] = {}
     for size in sizes:
         print(f"[bench] building the ticks' states for {size:,} players", file=sys.stderr, flush=True)
         cases[size] = tick_cases(size, seed)
     timings: dict[tuple[str, int], Timings] = {}
+    full = _FullCollections()
+    gc.callbacks.append(full)
     store = await Store.open(folder / f"ticks-{seed}-{time.time_ns()}.db", synchronous="FULL")
     try:
         router = Router(RoundService(store))
+        memory.settle()  # the states are built: as the bot does once they are loaded
         for run in range(runs):
             print(f"[bench] ticks, run {run + 1} of {runs}", file=sys.stderr, flush=True)
             for size in sizes:
                 for n, case in enumerate(cases[size]):
                     guild = f"ticks-{size}-{n}-{run}"
-                    wall = await _run_tick(store, router, guild, case)
+                    wall, collections = await _run_tick(store, router, guild, case, memory=memory, full=full)
                     timing = timings.setdefault((case.label, size), Timings([], []))
                     timing.wall.append(wall)
+                    timing.full_collections += collections
                     timing.rules.append(_rules_seconds(case))
     finally:
+        gc.callbacks.remove(full)
         await store.close()
     return timings
 
 
-def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: int) -> str:
+def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: int, *, policy: str = "bot") -> str:
     cell = 24
     head = "".join(f"  {f'{size:,} players':>{cell}}" for size in sizes)
+    label_width = max(16, *(len(label) + 1 for label, _ in timings))
     lines = [
         f"Ticks by server size (ms over {runs} runs: wall min / median, [rules alone, min]; goal < {GOAL_MS:.0f})",
-        f"  {'':<16}{head}",
+        f"  {'':<{label_width}}{head}",
     ]
     labels = list(dict.fromkeys(label for label, _ in timings))
     for label in labels:
-        row = f"  {label:<16}"
+        row = f"  {label:<{label_width}}"
         for size in sizes:
             timing = timings.get((label, size))
             if timing is None:
@@ -205,9 +247,14 @@ def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: 
             text = f"{low:.1f} / {mid:.1f} [{rules:.1f}]{'' if mid < GOAL_MS else ' OVER'}"
             row += f"  {text:>{cell}}"
         lines.append(row)
+    collections = sum(t.full_collections for t in timings.values())
+    ticks = sum(len(t.wall) for t in timings.values())
+    collector = "the bot's (bot.memory)" if policy == "bot" else "Python's defaults"
+    lines.append(f"Full garbage collections inside the {ticks} timed ticks: {collections} (collector: {collector})")
     return "\n".join(lines)
 
 
-async def tick_bench(sizes: Sequence[int], runs: int, seed: str, folder: Path) -> str:
-    """The table of tick times by server size."""
-    return report(await measure(sizes, runs, seed, folder), sizes, runs)
+async def tick_bench(sizes: Sequence[int], runs: int, seed: str, folder: Path, *, gc_policy: str = "bot") -> str:
+    """The table of tick times by server size; ``gc_policy`` ``python`` leaves the collector as Python sets it."""
+    memory = Memory(enabled=gc_policy == "bot")
+    return report(await measure(sizes, runs, seed, folder, memory=memory), sizes, runs, policy=gc_policy)

@@ -22,6 +22,7 @@ from games.nomic.actions import (
     ShowInventory,
     ShowLots,
     ShowPhase,
+    ShowPlacements,
     ShowProposals,
     ShowRuleset,
     ShowRulesetDiff,
@@ -337,6 +338,8 @@ class Router:
         if isinstance(action, ShowProposals):
             reach = action.page * views.DECIDED_PAGE
             return views.proposals(state, await self.service.archive(guild, Proposal, reach=reach), action.page)
+        if isinstance(action, ShowPlacements):
+            return views.placements(state, action.page)
         if isinstance(action, ShowRulings):
             reach = action.page * views.DECIDED_PAGE
             return views.rulings(state, await self.service.archive(guild, JudgeRequest, reach=reach), action.page)

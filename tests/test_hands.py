@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import groupby, pairwise
 
 import pytest
@@ -12,7 +13,17 @@ from hypothesis import strategies as st
 
 from games.nomic.cards import Card, Suit, sort_cards
 from games.nomic.errors import BadInputError
-from games.nomic.hands import Category, HandRank, Placement, place_hands, rank_hand
+from games.nomic.hands import (
+    Category,
+    HandRank,
+    Placement,
+    hand_score,
+    place_hands,
+    place_scores,
+    rank_hand,
+    ranking_tag,
+    score_category,
+)
 
 C = Category
 
@@ -466,9 +477,11 @@ def test_cards_and_literal_key_follow_the_card_order(cards: list[Card], wrap: bo
     assert again.cards == rank.cards
 
 
-def _places_by_comparing_ranks(table: dict[str, list[Card]], rng: random.Random, *, poker: bool) -> list[Placement]:
+def places_by_comparing_ranks(
+    table: Mapping[str, Sequence[Card]], rng: random.Random, *, wrap: bool = False, poker: bool = False
+) -> list[Placement]:
     """Placements as first written: sort the ranks themselves, toss within groups of equal ranks."""
-    ranked = [(player, rank_hand(table[player], poker_kickers=poker)) for player in sorted(table)]
+    ranked = [(player, rank_hand(table[player], wrap_around=wrap, poker_kickers=poker)) for player in sorted(table)]
     ranked.sort(key=lambda pair: pair[1], reverse=True)
     placements: list[Placement] = []
     for _, group in groupby(ranked, key=lambda pair: pair[1]):
@@ -493,7 +506,7 @@ def test_places_equal_sorting_the_ranks_themselves(
         first = next(iter(table.values()))
         table = {p: (first if data.draw(st.booleans()) else h) for p, h in table.items()}
     got = place_hands(table, random.Random(seed), poker_kickers=poker)
-    assert got == _places_by_comparing_ranks(table, random.Random(seed), poker=poker)
+    assert got == places_by_comparing_ranks(table, random.Random(seed), poker=poker)
 
 
 def test_card_tables_agree_with_their_definitions() -> None:
@@ -505,3 +518,71 @@ def test_card_tables_agree_with_their_definitions() -> None:
             assert type(card.strength[1]) is int
             assert card.code == f"{card.rank_name}{suit.letter}"
             assert Card.parse(card.code) == card
+
+
+# --- scores: the rank as one number, kept with a presented hand --------------------------------
+
+
+@given(hands(), hands(), st.booleans(), st.booleans())
+def test_scores_order_and_tie_exactly_as_ranks(a: list[Card], b: list[Card], wrap: bool, poker: bool) -> None:
+    ra = rank_hand(a, wrap_around=wrap, poker_kickers=poker)
+    rb = rank_hand(b, wrap_around=wrap, poker_kickers=poker)
+    assert (ra.score < rb.score) == (ra < rb)
+    assert (ra.score == rb.score) == (ra == rb)
+    assert score_category(ra.score) is ra.category
+
+
+@given(hands(), st.booleans(), st.booleans(), st.data())
+def test_hand_score_is_the_rank_s_score(cards: list[Card], wrap: bool, poker: bool, data: st.DataObject) -> None:
+    """The fast form equals the readable one, whatever order the cards come in."""
+    shuffled = data.draw(st.permutations(cards))
+    expected = rank_hand(cards, wrap_around=wrap, poker_kickers=poker).score
+    assert hand_score(shuffled, wrap_around=wrap, poker_kickers=poker) == expected
+
+
+@pytest.mark.parametrize(
+    ("higher", "lower", "wrap", "poker"),
+    [
+        ("AS 2H 2D 5C 7C", "KS KH QD 5C 7C", False, False),  # card by card: the ace decides
+        ("KS KH QD 5C 7C", "AS 2H 2D 5C 7C", False, True),  # poker: the pair decides
+        ("QS KH AD 2C 3C", "AS AH AD KC QC", True, False),  # wrap-around: a straight
+        ("AS AH AD KC QC", "QS KH AD 2C 3C", False, False),
+        ("AS 2H 3D 4C 5C", "JS QH KD AC 2C", True, True),  # every wrapped run ranks below A-5
+        ("2S 3S 4S 5S 6S", "AS 2S 3S 4S 5S", False, True),
+        ("9S 9S 9H 9C 3D", "9S 9H 9C 9D 2S", False, True),  # four of a kind: then the kicker, by rank only
+    ],
+)
+def test_scores_follow_the_options(higher: str, lower: str, wrap: bool, poker: bool) -> None:
+    assert hand_score(hand(higher), wrap_around=wrap, poker_kickers=poker) > hand_score(
+        hand(lower), wrap_around=wrap, poker_kickers=poker
+    )
+
+
+def test_poker_kickers_tie_what_the_literal_order_separates() -> None:
+    fours = [hand("9C 9D 9H 9S 2D"), hand("9C 9D 9H 9S 2H")]
+    assert hand_score(fours[0], poker_kickers=True) == hand_score(fours[1], poker_kickers=True)
+    assert hand_score(fours[0]) != hand_score(fours[1])
+
+
+def test_ranking_tags_name_every_option_set_apart() -> None:
+    tags = {ranking_tag(wrap_around=w, poker_kickers=p) for w in (False, True) for p in (False, True)}
+    assert len(tags) == 4
+
+
+def test_hand_score_refuses_a_wrong_size() -> None:
+    with pytest.raises(BadInputError):
+        hand_score(hand("AS 2H 2D 5C"))
+
+
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=3), st.integers(0, 5), max_size=12),
+    st.integers(0, 2**32),
+)
+def test_place_scores_tosses_within_equal_scores(scores: dict[str, int], seed: int) -> None:
+    placed = place_scores(scores, random.Random(seed))
+    assert sorted(p for p, _, _ in placed) == sorted(scores)
+    assert [s for _, s, _ in placed] == sorted(scores.values(), reverse=True)
+    for player, score, tossed in placed:
+        assert scores[player] == score
+        assert tossed == (list(scores.values()).count(score) > 1)
+    assert place_scores(dict(reversed(list(scores.items()))), random.Random(seed)) == placed

@@ -21,14 +21,14 @@ from games.nomic.actions import AdminLot, AdminSet, PlaceBid, PresentHand
 from games.nomic.cards import Card, Suit, remove_cards, sort_cards
 from games.nomic.common import HoldingChanges, Transition, change_holding, invalidate_bids, shortfall
 from games.nomic.errors import InsufficientError, RuleError
-from games.nomic.events import BidsInvalidated, Event, PlacementLine, PlacementsMade
-from games.nomic.hands import place_hands
+from games.nomic.events import BidsInvalidated, Event, PlacementsMade
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.presenting import make_placements
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import PlacementRecord, RoundState
 from tests.support import AUC, MOD, apply, ctx, give, new_round
+from tests.test_hands import places_by_comparing_ranks
 
 NAMES = ["ann", "ben", "cat", "dan"]
 
@@ -82,12 +82,15 @@ def one_lapse(state: RoundState, player_id: str, reason: str, *, all_bids: bool 
 
 
 def one_by_one_placements(state: RoundState, rng: random.Random) -> Transition:
-    """Placements as they were: a new players map for every player placed."""
+    """Placements as they were: every hand ranked from its cards under the options in force (scores
+    kept with the hands are not read), ranks themselves sorted, a new players map for every player
+    placed."""
     options = state.ruleset.hands
     hands = {pid: h.cards for pid, h in state.hands.items() if pid in state.players}
-    placements = place_hands(hands, rng, wrap_around=options.wrap_around_straights, poker_kickers=options.poker_kickers)
+    placements = places_by_comparing_ranks(
+        hands, rng, wrap=options.wrap_around_straights, poker=options.poker_kickers
+    )
     events: list[Event] = []
-    lines: list[PlacementLine] = []
     records: list[PlacementRecord] = []
     for placement in placements:
         index = placement.place - 1
@@ -98,25 +101,22 @@ def one_by_one_placements(state: RoundState, rng: random.Random) -> Transition:
         step = one_change(state, placement.player, add=prize, reason="placements")
         state = step.state
         events.extend(step.events)
-        name = state.players[placement.player].name
-        shown = Items(points=points, spm=spm)
-        cards = hands[placement.player]
-        category = placement.rank.category.label
-        lines.append(PlacementLine(placement.place, name, cards, category, shown, returned, placement.coin_toss))
+        tied = [q.place for q in placements if q.rank == placement.rank]
         records.append(
             PlacementRecord(
                 place=placement.place,
                 player=placement.player,
-                name=name,
-                cards=cards,
-                category=category,
+                name=state.players[placement.player].name,
+                cards=hands[placement.player],
+                category=placement.rank.category.label,
                 coin_toss=placement.coin_toss,
-                prize=shown,
+                prize=Items(points=points, spm=spm),
                 cards_returned=returned,
+                tie=(min(tied), max(tied)) if placement.coin_toss else None,
             )
         )
     state = state.model_copy(update={"hands": {}, "presenting_open": False, "last_placements": tuple(records)})
-    return Transition(state, (PlacementsMade(tuple(lines)), *events))
+    return Transition(state, (PlacementsMade(tuple(records)), *events))
 
 
 # --- strategies ---------------------------------------------------------------------------------
@@ -252,9 +252,29 @@ def test_revive_turned_off_lapses_every_unaffordable_bid_as_one_by_one_would() -
     assert len(expected_events) == 3
 
 
+_POOL = [Card(r, s) for r in (1, 2, 3, 12, 13) for s in (Suit.SPADES, Suit.CLUBS)]
+_TELLING = [
+    "QS KC AS 2C 3S",  # a straight only with wrap-around
+    "AS 2C 2S 3C QS",  # a pair of twos with an ace: above kings card by card, below them with poker kickers
+    "KS KC QS 3C 2S",
+    "KC KS QC 3S 2C",  # ties the hand above with poker kickers only
+]
+"""Hands that each ranking option orders differently; random draws from the pool seldom make them."""
+_OPTIONS = ["hands.poker_kickers", "hands.wrap_around_straights"]
+_hand = st.one_of(
+    st.lists(st.sampled_from(_POOL), min_size=5, max_size=5).map(tuple),
+    st.sampled_from(_TELLING).map(lambda text: tuple(Card.parse(c) for c in text.split())),
+)
+
+
 @st.composite
 def bartering(draw: st.DrawFn) -> RoundState:
-    """Players who present hands (some identical, so that coin tosses happen) under varied prizes."""
+    """Players who present hands (some identical, so that coin tosses happen) under varied prizes.
+
+    A moderator may change the ranking options between presentations, so that hands are kept with
+    scores made under other options than those in force at placements; and some hands may come
+    from an older snapshot, without a score at all.
+    """
     prizes = draw(st.lists(st.integers(0, 30), max_size=5))
     makers = draw(st.lists(st.integers(0, 2), max_size=3))
     rules = (
@@ -263,17 +283,26 @@ def bartering(draw: st.DrawFn) -> RoundState:
         .with_option("hands.prize_proposal_makers", f"[{','.join(map(str, makers))}]")
         .with_option("hands.return_cards_from_place", str(draw(st.integers(1, 7))))
         .with_option("hands.poker_kickers", str(draw(st.booleans())).lower())
+        .with_option("hands.wrap_around_straights", str(draw(st.booleans())).lower())
     )
     names = [f"p{i}" for i in range(draw(st.integers(0, 9)))]
     state = new_round(Phase.BARTERING, players=names, ruleset=rules)
-    pool = [Card(r, s) for r in (1, 2, 12, 13) for s in (Suit.SPADES, Suit.CLUBS)]
-    shared = tuple(draw(st.lists(st.sampled_from(pool), min_size=5, max_size=5)))
+    shared = draw(_hand)
     for name in names:
-        hand = shared if draw(st.booleans()) else tuple(draw(st.lists(st.sampled_from(pool), min_size=5, max_size=5)))
-        extra = " ".join(c.code for c in draw(st.lists(st.sampled_from(pool), max_size=2)))
+        hand = shared if draw(st.booleans()) else draw(_hand)
+        extra = " ".join(c.code for c in draw(st.lists(st.sampled_from(_POOL), max_size=2)))
         state = give(state, name, points=draw(st.integers(0, 5)), hand=" ".join(c.code for c in hand) + " " + extra)
         if draw(st.booleans()):
             state = apply(state, name, PresentHand(cards=hand))
+        if draw(st.integers(0, 3)) == 0:
+            option, value = draw(st.sampled_from(_OPTIONS)), draw(st.booleans())
+            state = apply(state, MOD, AdminSet(option=option, value=str(value).lower()))
+    if state.hands and draw(st.booleans()):
+        # as a snapshot written before scores were kept holds them
+        data = state.model_dump(mode="json")
+        for player in draw(st.sets(st.sampled_from(sorted(data["hands"])))):
+            del data["hands"][player]["score"], data["hands"][player]["ranked_under"]
+        state = RoundState.model_validate(data)
     return state
 
 

@@ -26,6 +26,7 @@ from games.nomic.actions import (
     ShowInventory,
     ShowLots,
     ShowPhase,
+    ShowPlacements,
     ShowProposals,
     ShowRuleset,
     ShowRulesetDiff,
@@ -206,6 +207,10 @@ async def _rulings(ctx: Ctx, context: Context, action: Any, text: str) -> None:
     await reply_embeds(ctx, embeds.rulings(await _state(ctx), text))
 
 
+async def _placements(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    await reply_embeds(ctx, embeds.text_embeds("Placements", text, embeds.BLUE))
+
+
 HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
 HELP_MODERATORS = (
     "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "
@@ -276,6 +281,7 @@ _PRESENTERS: dict[type, Callable[[Ctx, Context, Any, str], Awaitable[None]]] = {
     ShowRulesetDiff: _ruleset,
     ShowProposals: _proposals,
     ShowRulings: _rulings,
+    ShowPlacements: _placements,
     ShowHelp: _help,
     ShowInventory: _inventory,
 }

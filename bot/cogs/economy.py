@@ -112,6 +112,11 @@ class Economy(commands.Cog):
             return []
         return card_choices([c.code for c in player.cards], current)
 
+    @word("placements")
+    @app_commands.describe(page="page 2 and on: the places after the first 20")
+    async def placements(self, ctx: Ctx, page: app_commands.Range[int, 1] | None = None) -> None:
+        await perform(ctx, line("!placements", page))
+
     @word("offer")
     @app_commands.describe(
         member="the player you offer the trade to",

@@ -48,6 +48,7 @@ class RoundEvents(commands.Cog):
     async def on_ready(self) -> None:
         for guild in self.bot.guilds:
             await self.bot.ensure_round(guild, arm=True)
+        self.bot.memory.settle()  # the states are loaded: later collections need not scan them
         log.info("ready in %d guilds", len(self.bot.guilds))
 
     @commands.Cog.listener()

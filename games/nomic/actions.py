@@ -238,6 +238,11 @@ class ShowRulings(_Query):
     page: int = Field(1, ge=1)
 
 
+class ShowPlacements(_Query):
+    kind: Literal["placements"] = "placements"
+    page: int = Field(1, ge=1)
+
+
 class ShowHelp(_Query):
     kind: Literal["help"] = "help"
 
@@ -278,6 +283,7 @@ Action = Annotated[
     | ShowRulesetDiff
     | ShowProposals
     | ShowRulings
+    | ShowPlacements
     | ShowHelp,
     Field(discriminator="kind"),
 ]

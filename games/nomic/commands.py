@@ -36,6 +36,7 @@ from games.nomic.actions import (
     ShowInventory,
     ShowLots,
     ShowPhase,
+    ShowPlacements,
     ShowProposals,
     ShowRuleset,
     ShowRulesetDiff,
@@ -79,6 +80,7 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("lots", "!lots", "the lots on offer and their highest valid bids"),
     CommandWord("generate", "!generate", "roll a new lot (outside the auction phase, up to the limit)", _GA),
     CommandWord("present", "!present C1 C2 C3 C4 C5", "present five of your cards as a hand (bartering)", _GA),
+    CommandWord("placements", "!placements [PAGE]", "the last placements, every place and prize, page by page"),
     CommandWord("offer", "!offer @member give ITEMS for ITEMS", "propose a trade; you get its number", _GA),
     CommandWord("accept", "!accept N", "accept trade N offered to you", _GA),
     CommandWord("decline", "!decline N", "decline trade N offered to you", _GA),
@@ -126,6 +128,13 @@ _NO_ARGUMENTS: dict[str, Callable[[], Action]] = {
     "remove-judge": AssentRemoval,
     "resign": Resign,
 }
+
+_PAGED: dict[str, Callable[..., Action]] = {
+    "proposals": ShowProposals,
+    "rulings": ShowRulings,
+    "placements": ShowPlacements,
+}
+"""Lists read page by page: ``!proposals [PAGE]``."""
 
 _BIDI_AND_CONTROL = {"Cc", "Cf", "Zl", "Zp"}
 
@@ -191,11 +200,10 @@ def parse(text: str, resolve: MemberResolver) -> Action:
         return _NO_ARGUMENTS[name]()
     if name == "ruleset":
         return _parse_ruleset(args)
-    if name in {"proposals", "rulings"}:
+    if name in _PAGED:
         if len(args) > 1:
             raise BadInputError(f"usage: `!{name} [PAGE]`")
-        page = _number(args[0], "page") if args else 1
-        return ShowProposals(page=page) if name == "proposals" else ShowRulings(page=page)
+        return _PAGED[name](page=_number(args[0], "page") if args else 1)
     if name == "request":
         if not args:
             raise BadInputError("usage: `!request TEXT`")

@@ -12,6 +12,7 @@ from datetime import datetime
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
 from games.nomic.items import Items
+from games.nomic.state import PlacementRecord
 
 
 def _plural(n: int, word: str) -> str:
@@ -194,34 +195,82 @@ class HandPresented(Event):
         )
 
 
-@dataclass(frozen=True)
-class PlacementLine:
-    place: int
-    name: str
-    cards: tuple[Card, ...]
-    category: str
-    prize: Items
-    cards_returned: bool
-    coin_toss: bool
+ANNOUNCED_AFTER_PRIZES = 6
+"""Places the placements announcement lists after the last prize place (by default 5th to 10th)."""
+ANNOUNCED_AT_MOST = 20
+"""The most places the announcement lists, however many prize places a ruleset has: the rest are
+counted in one line, and ``!placements`` lists them all."""
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st, 3,000th."""
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def _tie_text(record: PlacementRecord) -> str:
+    if not record.coin_toss:
+        return ""
+    if record.tie is None:  # a record from before ties were kept
+        return " (after a coin toss)"
+    first, last = record.tie
+    if last - first == 1:
+        other = last if record.place == first else first
+        return f" (tied with {ordinal(other)}; a coin toss set the order)"
+    return f" (tied with places {first:,} to {last:,}; coin tosses set the order)"
+
+
+def _prize_text(record: PlacementRecord) -> str:
+    won = "" if record.prize.empty else f"wins {record.prize.describe()}"
+    if not record.cards_returned:
+        return won
+    return f"{won} and gets their cards back" if won else "gets their cards back"
+
+
+def placement_line(record: PlacementRecord) -> str:
+    """One place as the announcement and ``!placements`` show it."""
+    prize = _prize_text(record)
+    return (
+        f"{record.place}. {record.name}: {cards_text(record.cards)}, {record.category}{_tie_text(record)}"
+        + (f" - {prize}" if prize else "")
+    )
+
+
+def _is_plain(record: PlacementRecord) -> bool:
+    """A place past the prizes: nothing won, the presented cards back."""
+    return record.cards_returned and record.prize.empty
+
+
+def announced(records: tuple[PlacementRecord, ...]) -> int:
+    """How many places the announcement lists: every prize place, then a few more, within a limit.
+
+    Prize places come first (prizes go by place, and cards come back from some place on), so
+    the first plain place ends them.
+    """
+    prize_places = next((n for n, r in enumerate(records) if _is_plain(r)), len(records))
+    shown = min(prize_places + ANNOUNCED_AFTER_PRIZES, ANNOUNCED_AT_MOST)
+    return len(records) if len(records) <= shown + 1 else shown  # one line counting a single place says no less
 
 
 @dataclass(frozen=True)
 class PlacementsMade(Event):
-    lines: tuple[PlacementLine, ...]
+    """Every place, as the state keeps them (``RoundState.last_placements``); the text lists the top."""
+
+    placements: tuple[PlacementRecord, ...]
 
     def text(self) -> str:
-        if not self.lines:
+        records = self.placements
+        if not records:
             return "Placements: nobody presented a hand this week."
-        out = ["Placements of the presented hands:"]
-        for line in self.lines:
-            prize = line.prize.describe() if not line.prize.empty else ""
-            if line.cards_returned:
-                prize = "their cards back"
-            toss = " (after a coin toss)" if line.coin_toss else ""
-            out.append(
-                f"{line.place}. {line.name}: {cards_text(line.cards)}, {line.category}{toss}"
-                + (f" - wins {prize}" if prize else "")
-            )
+        shown = announced(records)
+        out = [f"Placements of the {len(records):,} presented hand{'' if len(records) == 1 else 's'}:"]
+        out.extend(placement_line(r) for r in records[:shown])
+        rest = records[shown:]
+        if rest:
+            placed = f"placed {ordinal(rest[0].place)} to {ordinal(rest[-1].place)}"
+            got = "each got their presented cards back" if all(map(_is_plain, rest)) else "some of them won prizes too"
+            more = f"And {len(rest):,} more players {placed}; {got}."
+            out.append(f"{more} `!placements` lists every place, page by page.")
         return "\n".join(out)
 
 

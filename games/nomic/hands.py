@@ -4,6 +4,11 @@ The cards come from dice, so a hand may hold the same card twice and even five o
 rule text orders hands by category and then, inside a category, card by card from the highest
 card down (rank with the ace always high, then suit). The ``poker_kickers`` option swaps that
 tie-break for the poker one; ``wrap_around`` lets straights run over the ace.
+
+The ranking has two forms. ``rank_hand`` reads as the rule text does and shows its working (the
+category, the tie-break key, the cards in order). ``hand_score`` gives the same standing as one
+number: a hand gets it when it is presented and keeps it, so that placements sort thousands of
+hands without ranking any again. The tests hold the two equal under every option.
 """
 
 from __future__ import annotations
@@ -13,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import groupby
-from operator import itemgetter
 
 from games.nomic.cards import Card
 from games.nomic.errors import BadInputError
@@ -75,6 +79,11 @@ class HandRank:
     @property
     def label(self) -> str:
         return self.category.label
+
+    @property
+    def score(self) -> int:
+        """The rank as one number that orders and ties exactly as the rank does (``hand_score``)."""
+        return _score(self.category, self.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +195,124 @@ def rank_hand(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers
     return HandRank(category, key, ordered)
 
 
+_ELEMENT_BITS = 8
+"""Bits for one pair of a key: ``16 * first + second``; firsts are 1..14 and seconds 1..14."""
+_KEY_BITS = _ELEMENT_BITS * HAND_SIZE
+SCORE_VERSION = 1
+"""Bumped whenever ``hand_score`` changes meaning, so that scores kept with presented hands
+under an older meaning are computed again (``ranking_tag``)."""
+
+
+def _score(category: Category, key: Key) -> int:
+    """``(category, key)`` as one number with the same order and the same ties.
+
+    The category comes first, then each pair of the key as an 8-bit digit (``16 * a + b``: both
+    parts are below 16, and the digit is at least 16), the shorter keys padded with zero digits.
+    Padding below every real digit makes a key that is a prefix of another lower, as tuples
+    compare; one number compares in one step, which counts when thousands of hands are sorted.
+    """
+    packed = 0
+    for first, second in key:
+        packed = (packed << _ELEMENT_BITS) | (first << 4) | second
+    return (int(category) << _KEY_BITS) | (packed << (_ELEMENT_BITS * (HAND_SIZE - len(key))))
+
+
+def score_category(score: int) -> Category:
+    """The category a ``hand_score`` was made from."""
+    return _CATEGORIES[score >> _KEY_BITS]
+
+
+_CATEGORIES = {int(c): c for c in Category}
+
+
+_DIGITS = [[16 * (14 if rank == 1 else rank) + 5 - suit for suit in range(5)] for rank in range(14)]
+"""A card's digit in a score under the literal tie-break, by rank and suit: 16 times its rank
+with the ace high, plus its suit's strength (``Card.strength`` as one number)."""
+
+
+def _groups_by_mask() -> dict[int, tuple[Category, tuple[tuple[int, int], ...]]]:
+    """For five ranks sorted highest first, which neighbours are equal (bit i: the i-th and the next)
+    gives the category of the same-rank groups alone, and the groups as (size, first position),
+    largest first and higher first among equal sizes: the order of the poker tie-break."""
+    table: dict[int, tuple[Category, tuple[tuple[int, int], ...]]] = {}
+    for mask in range(1 << (HAND_SIZE - 1)):
+        groups: list[tuple[int, int]] = []
+        start = 0
+        for i in range(HAND_SIZE - 1):
+            if not mask >> i & 1:
+                groups.append((i + 1 - start, start))
+                start = i + 1
+        groups.append((HAND_SIZE - start, start))
+        groups.sort(key=lambda group: (-group[0], group[1]))
+        table[mask] = (_BY_PATTERN[tuple(size for size, _ in groups)], tuple(groups))
+    return table
+
+
+_GROUPS = _groups_by_mask()
+
+
+def hand_score(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers: bool = False) -> int:
+    """``rank_hand(...).score`` without building the rank: what a presented hand keeps.
+
+    Placements score here, in one pass, the hands presented under other options than those in
+    force (and those of snapshots from before scores were kept), thousands at times; the tests
+    hold this equal to ``rank_hand(...).score`` for every option.
+    """
+    if len(cards) != HAND_SIZE:
+        raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
+    digits = sorted([_DIGITS[c.rank][c.suit] for c in cards], reverse=True)
+    h0, h1, h2, h3, h4 = highs = [d >> 4 for d in digits]
+    same_suit = len({d & 15 for d in digits}) == 1
+    mask = (h0 == h1) | (h1 == h2) << 1 | (h2 == h3) << 2 | (h3 == h4) << 3
+    if not mask:  # five ranks: perhaps a run
+        run_start = _run_start([c.rank for c in cards], wrap_around=wrap_around)
+        if run_start is not None:
+            category = Category.STRAIGHT_FLUSH if same_suit else Category.STRAIGHT
+            if not poker_kickers:
+                return (category << _KEY_BITS) | int.from_bytes(bytes(digits))
+            top = (16 + _poker_run_top(run_start)) << (_ELEMENT_BITS * (HAND_SIZE - 1))
+            return (category << _KEY_BITS) | top
+    category, groups = _GROUPS[mask]
+    if same_suit and category < Category.FLUSH:
+        category = Category.FLUSH
+    if not poker_kickers:
+        key = digits
+    elif category in (Category.FLUSH, Category.HIGH_CARD):
+        key = [16 + high for high in highs]
+    else:
+        key = [16 * size + highs[first] for size, first in groups] + [0] * (HAND_SIZE - len(groups))
+    return (category << _KEY_BITS) | int.from_bytes(bytes(key))
+
+
+def ranking_tag(*, wrap_around: bool, poker_kickers: bool) -> str:
+    """Names the options a score was made under: a kept score counts only under the same tag.
+
+    The options that change a hand's rank, and ``SCORE_VERSION``; a hand presented before a
+    moderator or a proposal changed one of them is ranked again at placements.
+    """
+    return f"{SCORE_VERSION}:{'poker' if poker_kickers else 'literal'}{',wrap' if wrap_around else ''}"
+
+
+def place_scores(scores: Mapping[str, int], rng: random.Random) -> list[tuple[str, int, bool]]:
+    """Places 1..n as ``(player, score, coin_toss)``, best first; equal scores go by coin tosses.
+
+    Players are sorted by name before anything else so that the mapping's order cannot change
+    the result, and a given ``rng`` state always gives the same tosses: each group of equal
+    scores, in name order, is shuffled once.
+    """
+    order = sorted(scores)
+    order.sort(key=scores.__getitem__, reverse=True)  # stable: equal scores stay in name order
+    placed: list[tuple[str, int, bool]] = []
+    for score, group in groupby(order, key=scores.__getitem__):
+        tied = list(group)
+        if len(tied) == 1:
+            placed.append((tied[0], score, False))
+            continue
+        rng.shuffle(tied)
+        placed.extend((player, score, True) for player in tied)
+    return placed
+
+
 def place_hands(
     hands: Mapping[str, Sequence[Card]],
     rng: random.Random,
@@ -195,22 +322,12 @@ def place_hands(
 ) -> list[Placement]:
     """Places 1..n, best hand first; identical hands are ordered by coin tosses from ``rng``.
 
-    Players are sorted by name before anything else so that the mapping's order cannot change
-    the result, and a given ``rng`` state always gives the same tosses.
+    The same places as ``place_scores`` on the hands' scores (placements use that directly, on
+    scores kept since the hands were presented).
     """
-    ranked: list[tuple[tuple[Category, Key], str, HandRank]] = []
-    for player in sorted(hands):
-        rank = rank_hand(hands[player], wrap_around=wrap_around, poker_kickers=poker_kickers)
-        # A rank compares as (category, key): sorting on that tuple spares a Python-level
-        # comparison per pair of hands, which counts with thousands of players.
-        ranked.append(((rank.category, rank.key), player, rank))
-    ranked.sort(key=itemgetter(0), reverse=True)
-    placements: list[Placement] = []
-    for _, tied_iter in groupby(ranked, key=itemgetter(0)):
-        tied = list(tied_iter)
-        tossed = len(tied) > 1
-        if tossed:
-            rng.shuffle(tied)
-        for _, player, rank in tied:
-            placements.append(Placement(len(placements) + 1, player, rank, tossed))
-    return placements
+    ranks = {p: rank_hand(cards, wrap_around=wrap_around, poker_kickers=poker_kickers) for p, cards in hands.items()}
+    scores = {player: rank.score for player, rank in ranks.items()}
+    return [
+        Placement(place, player, ranks[player], tossed)
+        for place, (player, _, tossed) in enumerate(place_scores(scores, rng), start=1)
+    ]

@@ -9,8 +9,8 @@ from games.nomic.cards import missing_cards, sort_cards
 from games.nomic.common import HoldingChanges, Transition, change_holding, require_channel, require_player
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, WrongPhaseError
-from games.nomic.events import HandPresented, PlacementLine, PlacementsMade
-from games.nomic.hands import place_hands, rank_hand
+from games.nomic.events import HandPresented, PlacementsMade
+from games.nomic.hands import hand_score, place_scores, ranking_tag, score_category
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.state import PlacementRecord, PresentedHand, RoundState
@@ -36,60 +36,89 @@ def check_present(state: RoundState, ctx: Context, action: PresentHand) -> None:
 def apply_present(state: RoundState, ctx: Context, action: PresentHand) -> Transition:
     check_present(state, ctx, action)
     options = state.ruleset.hands
-    rank = rank_hand(action.cards, wrap_around=options.wrap_around_straights, poker_kickers=options.poker_kickers)
+    wrap, poker = options.wrap_around_straights, options.poker_kickers
+    score = hand_score(action.cards, wrap_around=wrap, poker_kickers=poker)
     step = change_holding(state, ctx.actor, remove=Items(cards=action.cards), reason="they presented a hand")
-    hand = PresentedHand(player=ctx.actor, cards=sort_cards(action.cards), at=ctx.at)
+    hand = PresentedHand(
+        player=ctx.actor,
+        cards=sort_cards(action.cards),
+        at=ctx.at,
+        score=score,
+        ranked_under=ranking_tag(wrap_around=wrap, poker_kickers=poker),
+    )
     state = step.state.model_copy(
         update={
             "hands": {**step.state.hands, ctx.actor: hand},
             "presented_this_phase": state.presented_this_phase | {ctx.actor},
         }
     )
-    event = HandPresented(ctx.actor_name, hand.cards, rank.category.label)
+    event = HandPresented(ctx.actor_name, hand.cards, score_category(score).label)
     return Transition(state, (event, *step.events))
 
 
 def make_placements(state: RoundState, rng: random.Random) -> Transition:
     """Rank the presented hands, hand out the prizes, and give low places their cards back.
 
-    Every prize goes to one working copy of the players (``HoldingChanges``): one copy of the
-    map per placements, not one per player.
+    A hand keeps the score it was given when presented: only hands presented under other
+    ranking options (or in a snapshot from before scores were kept) are ranked here. Every prize
+    goes to one working copy of the players (``HoldingChanges``): one copy of the map per
+    placements, not one per player. The records are the event's too.
     """
     options = state.ruleset.hands
-    hands = {pid: h.cards for pid, h in state.hands.items() if pid in state.players}
-    placements = place_hands(
-        hands, rng, wrap_around=options.wrap_around_straights, poker_kickers=options.poker_kickers
-    )
+    wrap, poker = options.wrap_around_straights, options.poker_kickers
+    tag = ranking_tag(wrap_around=wrap, poker_kickers=poker)
+    players = state.players
+    hands = {pid: hand for pid, hand in state.hands.items() if pid in players}
+    scores = {
+        pid: hand.score
+        if hand.score is not None and hand.ranked_under == tag
+        else hand_score(hand.cards, wrap_around=wrap, poker_kickers=poker)
+        for pid, hand in hands.items()
+    }
+    placed = place_scores(scores, rng)
+    ties = _ties(placed)
+    points, makers, returned_from = options.prize_points, options.prize_proposal_makers, options.return_cards_from_place
     changes = HoldingChanges(state)
-    lines: list[PlacementLine] = []
     records: list[PlacementRecord] = []
     shown_prizes: dict[tuple[int, int], Items] = {}  # one value each; most places share the empty one
-    for placement in placements:
-        index = placement.place - 1
-        points = options.prize_points[index] if index < len(options.prize_points) else 0
-        spm = options.prize_proposal_makers[index] if index < len(options.prize_proposal_makers) else 0
-        returned = placement.place >= options.return_cards_from_place
-        cards = hands[placement.player]
-        changes.grant(placement.player, points=points, spm=spm, cards=cards if returned else ())
-        name = changes.player(placement.player).name
-        shown = shown_prizes.get((points, spm))
+    for place, (pid, score, tossed) in enumerate(placed, start=1):
+        won = points[place - 1] if place <= len(points) else 0
+        spm = makers[place - 1] if place <= len(makers) else 0
+        returned = place >= returned_from
+        cards = hands[pid].cards
+        changes.grant(pid, points=won, spm=spm, cards=cards if returned else ())
+        shown = shown_prizes.get((won, spm))
         if shown is None:
-            shown = shown_prizes[points, spm] = Items(points=points, spm=spm)
-        category = placement.rank.category.label
-        lines.append(PlacementLine(placement.place, name, cards, category, shown, returned, placement.coin_toss))
+            shown = shown_prizes[won, spm] = Items(points=won, spm=spm)
         records.append(
             PlacementRecord(
-                place=placement.place,
-                player=placement.player,
-                name=name,
+                place=place,
+                player=pid,
+                name=changes.player(pid).name,
                 cards=cards,
-                category=category,
-                coin_toss=placement.coin_toss,
+                category=score_category(score).label,
+                coin_toss=tossed,
                 prize=shown,
                 cards_returned=returned,
+                tie=ties.get(place),
             )
         )
-    state = changes.state().model_copy(
-        update={"hands": {}, "presenting_open": False, "last_placements": tuple(records)}
-    )
-    return Transition(state, (PlacementsMade(tuple(lines)), *changes.events))
+    kept = tuple(records)
+    state = changes.state().model_copy(update={"hands": {}, "presenting_open": False, "last_placements": kept})
+    return Transition(state, (PlacementsMade(kept), *changes.events))
+
+
+def _ties(placed: list[tuple[str, int, bool]]) -> dict[int, tuple[int, int]]:
+    """The first and last place of each run of equal scores that coin tosses ordered, by place."""
+    ties: dict[int, tuple[int, int]] = {}
+    place = 1
+    while place <= len(placed):
+        _, score, tossed = placed[place - 1]
+        last = place
+        if tossed:
+            while last < len(placed) and placed[last][1] == score:
+                last += 1
+            for tied in range(place, last + 1):
+                ties[tied] = (place, last)
+        place = last + 1
+    return ties

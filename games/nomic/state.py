@@ -108,6 +108,13 @@ class PresentedHand(_Value):
     player: str
     cards: tuple[CardField, ...]
     at: datetime
+    score: int | None = None
+    """The hand's rank as one number (``hands.hand_score``), made when it was presented, so that
+    placements sort thousands of hands without ranking each again. None in snapshots written
+    before scores were kept: placements rank such a hand then."""
+    ranked_under: str = ""
+    """The ranking options ``score`` was made under (``hands.ranking_tag``); placements rank the
+    hand again when the options in force are others (a moderator or a proposal changed them)."""
 
 
 class PlacementRecord(_Value):
@@ -119,6 +126,9 @@ class PlacementRecord(_Value):
     coin_toss: bool = False
     prize: Items = Items()
     cards_returned: bool = False
+    tie: tuple[int, int] | None = None
+    """With ``coin_toss``: the first and last place of the equal hands the tosses put in order.
+    None in records written before it was kept."""
 
 
 class RulesetVersion(_Value):

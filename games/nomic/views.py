@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from games.nomic.archive import Archive
 from games.nomic.common import highest_bid, member_label
 from games.nomic.errors import NotAPlayerError, UnknownError
-from games.nomic.events import cards_text
+from games.nomic.events import cards_text, placement_line
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import JudgeRequest, Proposal, RequestStatus, RoundState, RulesetVersion
@@ -111,6 +111,8 @@ DECIDED_PAGE = 10
 """Decided proposals (or settled requests) on one page of ``!proposals`` (``!rulings``)."""
 IN_PLAY_SHOWN = 20
 """Requests still in play listed by ``!rulings`` (the newest; the count of the rest is given)."""
+PLACEMENTS_PAGE = 20
+"""Places on one page of ``!placements``."""
 
 
 def _page(
@@ -227,3 +229,22 @@ def _request_line(state: RoundState, r: JudgeRequest) -> str:
     if r.confidence is not None:
         line += f"\n   vote of confidence until {r.confidence.ends_at:%Y-%m-%d %H:%M} UTC"
     return line
+
+
+def placements(state: RoundState, page: int = 1) -> str:
+    """Every place of the last placements with its hand and prize, page by page: the announcement
+    lists the top places only."""
+    records = state.last_placements
+    if not records:
+        return "No placements to show: nobody presented a hand for the last placements, or there have been none yet."
+    pages = -(-len(records) // PLACEMENTS_PAGE)
+    _check_page(page, pages, "the list of placements")
+    shown = records[(page - 1) * PLACEMENTS_PAGE : page * PLACEMENTS_PAGE]
+    hands = f"{len(records):,} presented hand{'s' if len(records) != 1 else ''}"
+    of_pages = f", page {page} of {pages}" if pages > 1 else ""
+    out = [f"The last placements ({hands}{of_pages}):"]
+    out.extend(placement_line(r) for r in shown)
+    if page < pages:
+        following = records[page * PLACEMENTS_PAGE : (page + 1) * PLACEMENTS_PAGE]
+        out.append(f"`!placements {page + 1}` for places {following[0].place:,} to {following[-1].place:,}.")
+    return "\n".join(out)
