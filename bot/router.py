@@ -386,7 +386,8 @@ class Router:
                 outcome = await self.service.act(guild, ctx, action, source_line=source_line, joined=joined)
             except LibraryConflictError:
                 raise ConflictError("the card copies changed hands meanwhile; nothing was traded, try again") from None
-        moved = await self.library.describe_copies(guild, tuple(m.copy_id for m in moves))
+        takers = {m.copy_id: m.taker for m in moves}
+        moved = await self.library.describe_copies(guild, tuple(takers), takers)
         return self._answer(ctx, outcome, f"Card copies moved: {moved}." if outcome.accepted else "")
 
     async def reaction(

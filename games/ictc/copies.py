@@ -236,8 +236,8 @@ def apply_moves(state: LibraryState, action: MoveCopies, at: datetime) -> Step:
     return Step(state.model_copy(update={"copies": copies}))
 
 
-def describe_copies(state: LibraryState, ids: tuple[int, ...]) -> str:
-    """``copy #12 is Fire Imp (v2, by alice)``: what a trade's copies are."""
+def describe_copies(state: LibraryState, ids: tuple[int, ...], to: dict[int, str] | None = None) -> str:
+    """What a trade's copies are (``card copy 12 is Fire Imp (#24 v2, by alice)``), or where each went."""
     parts = []
     for number in ids:
         copy = state.copies.get(number)
@@ -245,7 +245,9 @@ def describe_copies(state: LibraryState, ids: tuple[int, ...]) -> str:
         if copy is None or design is None:
             parts.append(f"card copy {number} does not exist")
             continue
-        parts.append(
-            f"card copy {number} is {design.name} (#{design.id} v{copy.version}, by {state.name_of(design.owner)})"
-        )
+        what = f"{design.name} (#{design.id} v{copy.version}, by {state.name_of(design.owner)})"
+        if to is not None and number in to:
+            parts.append(f"card copy {number}, {what}, to {state.name_of(to[number])}")
+        else:
+            parts.append(f"card copy {number} is {what}")
     return "; ".join(parts)

@@ -265,8 +265,8 @@ class LibraryService:
         moves = tuple(CopyMove(copy_id=c, giver=who, taker=who) for who, ids in owned.items() for c in ids)
         copies.check_moves(state, MoveCopies(moves=moves))
 
-    async def describe_copies(self, guild: str, ids: Sequence[int]) -> str:
-        return copies.describe_copies(await self.state(guild), tuple(ids))
+    async def describe_copies(self, guild: str, ids: Sequence[int], to: Mapping[int, str] | None = None) -> str:
+        return copies.describe_copies(await self.state(guild), tuple(ids), dict(to) if to is not None else None)
 
     async def join_moves(self, guild: str, ctx: Context, moves: Sequence[CopyMove], reason: str = "trade") -> Any:
         """Check a trade's copies and return the library's part of the trade's transaction.
