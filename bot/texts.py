@@ -48,7 +48,7 @@ def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False,
         lines.append(f"Moderators: `{admin.usage}`.")
     lines.append(
         "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
-        "ITEMS are `N points`, card codes, `spm`, or `nothing`."
+        "ITEMS are `N points`, card codes, `spm`, card copies (`copy:12`), or `nothing`."
     )
     if tables:
         lines.append(

@@ -19,7 +19,7 @@ from games.nomic.errors import RuleError
 from .ictc_support import Lib, approved, lctx, new_soldier
 
 
-def refused(lib: Lib, actor: str, text: str, error: type[RuleError] = RuleError, match: str = "") -> None:
+def refused(lib: Lib, actor: str, text: str, error: type[RuleError] = RuleError, match: str | None = None) -> None:
     before = lib.state
     with pytest.raises(error, match=match):
         lib.do(actor, text)

@@ -28,7 +28,7 @@ from games.ictc.approvals import next_review
 from games.ictc.commands import parse_library
 from games.ictc.events import Note
 from games.ictc.meetings import excluded
-from games.ictc.starter import initial_state
+from games.ictc.starter import initial_state, starter_set
 from games.ictc.state import COLLECTIONS, Design, LibraryState, Meta
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
@@ -143,6 +143,7 @@ class LibraryService:
     """Card libraries of every guild: cached once read; a guild without one starts with the starter set."""
 
     def __init__(self, store: LibraryStoreLike) -> None:
+        starter_set()  # read and checked now: a broken starter file stops the bot at start, not mid-command
         self._store = store
         self._states: dict[str, LibraryState] = {}
         self._stored: dict[str, bool] = {}

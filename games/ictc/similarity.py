@@ -10,6 +10,7 @@ the approvers. Copying an unprotected design is allowed; the three nearest desig
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -53,13 +54,25 @@ def _jaccard(a: Iterable[str], b: Iterable[str]) -> float:
     return len(left & right) / len(left | right)
 
 
-def _words(fields: CardFields) -> str:
-    return " ".join(" ".join([fields.text, *fields.restrictions]).casefold().split())
+_WORD = re.compile(r"\w+")
 
 
-def text_similarity(a: str, b: str) -> float:
-    """``difflib``'s ratio, the same whichever text comes first."""
-    first, second = sorted((a, b))
+def _words(fields: CardFields) -> tuple[str, ...]:
+    """The description and restrictions as lower-case words (punctuation and spacing do not count)."""
+    return tuple(_WORD.findall(" ".join([fields.text, *fields.restrictions]).casefold()))
+
+
+def text_similarity(a: str | tuple[str, ...], b: str | tuple[str, ...]) -> float:
+    """``difflib``'s ratio over the words, the same whichever text comes first.
+
+    Words rather than characters: a copied sentence scores high however it is spaced, and a
+    comparison costs a tenth as much, which keeps a submission's check against a large library fast.
+    """
+    left = a if isinstance(a, tuple) else tuple(_WORD.findall(a.casefold()))
+    right = b if isinstance(b, tuple) else tuple(_WORD.findall(b.casefold()))
+    if not left and not right:
+        return 1.0
+    first, second = sorted((left, right))
     return difflib.SequenceMatcher(None, first, second, autojunk=False).ratio()
 
 
