@@ -29,6 +29,12 @@ _BUTTONS = {
     "comment": ("Comment", discord.ButtonStyle.secondary),
 }
 MAX_CHOICES = 25
+BARE_DETAIL = {
+    CardType.SOLDIER: "cr",
+    CardType.POWER: "output",
+    CardType.ACTION: "restrictions",
+    CardType.FLASH: "restrictions",
+}
 DETAILS = {
     CardType.SOLDIER: ("CR, keywords, restrictions", "cr: 2\nkeywords: Haste, Armor 1\nrestrictions: Cannot block"),
     CardType.POWER: ("Output, keywords, restrictions", "output: R  (or 2G, or R/G)\nrestrictions: ..."),
@@ -134,10 +140,9 @@ class CardForm(discord.ui.Modal):
         lines.append(f"text: {values['text']}")
         details = values["details"]
         if details and ":" not in details:
-            # a bare number or output in the last box means the CR (or the output)
-            details = (
-                f"{'cr' if self.kind is CardType.SOLDIER else 'output'}: {details}" if self.kind in DETAILS else details
-            )
+            # a bare value in the last box: the CR of a Soldier, the output of a Power card, else restrictions
+            key = BARE_DETAIL[self.kind]
+            details = f"{key}: {details}"
         if details:
             lines.extend(part.strip() for part in details.replace("|", "\n").split("\n") if part.strip())
         return "\n".join(lines)
