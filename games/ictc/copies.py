@@ -9,6 +9,7 @@ against what the owner holds whenever it is shown or used, since copies may have
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import datetime
 
 from games.ictc.actions import ClaimStarter, DeleteDeck, MintCopies, MoveCopies, SaveDeck
@@ -49,6 +50,18 @@ def deck_problems(state: LibraryState, deck: Deck) -> list[str]:
     if held < state.options.deck_min:
         problems.append(f"it needs {state.options.deck_min - held} more cards (at least {state.options.deck_min})")
     return problems
+
+
+def deck_text(state: LibraryState, deck: Deck) -> str:
+    counts: Counter[str] = Counter()
+    for copy_id in deck.copies:
+        copy = state.copies.get(copy_id)
+        design = state.designs.get(copy.design) if copy is not None else None
+        counts[design.name if design is not None else f"copy:{copy_id}"] += 1
+    problems = deck_problems(state, deck)
+    status = "ready to play" if not problems else "not playable yet: " + "; ".join(problems)
+    listed = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items()))
+    return f"Play deck **{deck.name}** ({len(deck.copies)} cards, {status}):\n{listed or 'empty'}"
 
 
 def _yours(state: LibraryState, deck: Deck) -> str:
@@ -150,8 +163,6 @@ def apply_save_deck(state: LibraryState, ctx: Context, action: SaveDeck) -> Step
         raise CardInputError(f"a play deck holds at most {MAX_DECK_SIZE} cards")
     deck = Deck(owner=ctx.actor, name=name, copies=tuple(copies), saved_at=ctx.at)
     state = state.model_copy(update={"decks": {**state.decks, key: deck}})
-    from games.ictc.views import deck_text
-
     return Step(state, (Note("Saved. " + deck_text(state, deck), private=True),))
 
 

@@ -135,7 +135,7 @@ def query(state: LibraryState, ctx: Context, action: LibraryAction) -> list[Note
         deck = state.decks.get(deck_key(me, action.name))
         if deck is None:
             raise UnknownCardError(f"you have no play deck called {shown(action.name)}")
-        return [Note(views.deck_text(state, deck), private=True)]
+        return [Note(copies.deck_text(state, deck), private=True)]
     if isinstance(action, ShowKeywords):
         return [Note(views.keywords_text(state))]
     if isinstance(action, ShowOptions):

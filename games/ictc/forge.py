@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from games.ictc.actions import DefineKeyword, EditCard, NewCard, ProtectCard, SetOption, SubmitCard
 from games.ictc.approvals import open_review
 from games.ictc.cards import RULES_FIELDS, CardFields, Keyword, build_fields, check_name, name_key, shown, warnings
-from games.ictc.errors import BlockedError, CardInputError, CardStateError
+from games.ictc.errors import BlockedError, CardInputError, CardStateError, NotYoursError
 from games.ictc.events import Note, Step
 from games.ictc.library import find_design, glossary, label, require_maker, with_design
 from games.ictc.palette import Palette
@@ -203,8 +203,6 @@ def apply_keyword(state: LibraryState, ctx: Context, action: DefineKeyword) -> S
 
 
 def apply_option(state: LibraryState, ctx: Context, action: SetOption) -> Step:
-    from games.ictc.errors import NotYoursError
-
     if not ctx.is_moderator:
         raise NotYoursError("only moderators change the card library's options")
     key = action.key.strip().casefold().replace("-", "_")

@@ -8,6 +8,7 @@ from games.ictc.errors import CardInputError, CardStateError, NotYoursError
 from games.ictc.events import Note, Step
 from games.ictc.library import check_guild_name, find_guild, guild_key, with_guild
 from games.ictc.state import CardGuild, GuildMode, LibraryState
+from games.ictc.views import guild_line
 from games.nomic.context import Context
 
 MAX_GUILDS = 50
@@ -55,8 +56,6 @@ def apply_create(state: LibraryState, ctx: Context, action: CreateGuild) -> Step
         created_at=ctx.at,
         **_settings(action.settings),
     )
-    from games.ictc.views import guild_line
-
     state = with_guild(state, key, guild)
     text = f"{ctx.actor_name} founds the guild {guild_line(state, guild)}. `!guild join {name}` to join it."
     return Step(state, (Note(text),))
@@ -125,7 +124,5 @@ def apply_settings(state: LibraryState, ctx: Context, action: GuildSettings) -> 
     if not update:
         raise CardInputError("name a setting: `!guild set NAME quorum:3 hours:48 committee:2 mode:vote`")
     guild = guild.model_copy(update=update)
-    from games.ictc.views import guild_line
-
     state = with_guild(state, guild_key(guild.name), guild)
     return Step(state, (Note(f"{ctx.actor_name} changes the guild's settings: {guild_line(state, guild)}."),))

@@ -14,7 +14,6 @@ from games.ictc.state import (
     STARTER,
     ApprovalMode,
     CardGuild,
-    Deck,
     Design,
     DesignStatus,
     GuildMode,
@@ -178,18 +177,6 @@ def copies_text(state: LibraryState, member: str) -> str:
         title = design.name if design is not None else f"#{design_id}"
         lines.append(f"{count} × {title} (#{design_id}, v{version}): {numbers(ids[(design_id, version)])}")
     return "\n".join(lines[: LIST_LIMIT + 1])
-
-
-def deck_text(state: LibraryState, deck: Deck) -> str:
-    counts: Counter[str] = Counter()
-    for copy_id in deck.copies:
-        copy = state.copies.get(copy_id)
-        design = state.designs.get(copy.design) if copy is not None else None
-        counts[design.name if design is not None else f"copy:{copy_id}"] += 1
-    problems = deck_problems(state, deck)
-    status = "ready to play" if not problems else "not playable yet: " + "; ".join(problems)
-    listed = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items()))
-    return f"Play deck **{deck.name}** ({len(deck.copies)} cards, {status}):\n{listed or 'empty'}"
 
 
 def decks_text(state: LibraryState, member: str) -> str:
