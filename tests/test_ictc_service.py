@@ -189,9 +189,13 @@ async def test_a_trade_of_copies_moves_them_with_the_round_trade_in_one_transact
     offered = await bot.say("alice", f"!offer @bob give copy:{mine} for copy:{theirs}")
     assert "Trade 1" in offered
     assert f"card copy {mine} is Ember Well" in offered
-    settled = await bot.say("bob", "!accept 1")
+    settled = await bot.say("bob", "!accept 1", event="msg:accept")
     assert "Trade 1 is done" in settled
-    assert "Card copies moved" in settled
+    assert f"Card copies moved: card copy {mine}, Ember Well" in settled
+    assert f"to bob; card copy {theirs}, Tide Pool" in settled
+    log = bot.rows()[2]
+    assert await bot.say("bob", "!accept 1", event="msg:accept") == "", "a redelivered acceptance changes nothing"
+    assert bot.rows()[2] == log
     state = await bot.library.state(GUILD)
     assert state.copies[mine].owner == "bob"
     assert state.copies[theirs].owner == "alice"

@@ -4,7 +4,8 @@ Top: the cost (upper left, a pip a colour), the type (upper right) and the name.
 first for a Soldier (the output for a Power card), the keywords, what the card does and its
 restrictions. Bottom: the approvals, and the card's number, version and maker. The colours are the
 server's palette; a band down the left edge shows the card's own colours. 640 by 384 pixels, a
-5 by 3 card, with text no smaller than 15 pixels so it stays readable at Discord's preview size.
+5 by 3 card, with text no smaller than 15 pixels (a cost pip's aside) so it stays readable at
+Discord's preview size.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from PIL import Image, ImageDraw
 from games.ictc.cards import CardType
 from games.ictc.cost import Cost
 from games.ictc.palette import RGB
-from games.ictc.state import Design, DesignStatus, Version
+from games.ictc.state import STARTER, Design, DesignStatus, Version
 from games.tables.pictures import BACKGROUND, Font, font, png
 
 WIDTH, HEIGHT = 640, 384
@@ -172,7 +173,8 @@ def render_card(design: Design, version: Version, name_of: Callable[[str], str],
     while draw.textlength(said, font=small) > (x1 - x0) * 0.62 and len(said) > 8:
         said = said[:-2] + "…"
     draw.text((x0, line_y + 14), said, font=small, fill=INK)
-    mark = f"#{design.id} v{version.number} · {name_of(design.owner)}"
+    maker = "starter set" if design.owner == STARTER else name_of(design.owner)
+    mark = f"#{design.id} v{version.number} · {maker}"
     while draw.textlength(mark, font=small) > (x1 - x0) * 0.36 and len(mark) > 8:
         mark = mark[:-2] + "…"
     width = draw.textlength(mark, font=small)
