@@ -39,7 +39,9 @@ def test_the_middle_zone_starts_with_the_cr_then_keywords_text_and_restrictions(
 def test_long_text_emoji_and_many_colours_still_draw() -> None:
     lib = Lib()
     text = ("Every word here is long: Supercalifragilisticexpialidocious 🐉 " * 10)[:350]
-    number = new_soldier(lib, "alice", "A Name Of Forty Characters For Drawing X", text=text, cost="2R+2K+2W+2B+2P+2G+X")
+    number = new_soldier(
+        lib, "alice", "A Name Of Forty Characters For Drawing X", text=text, cost="2R+2K+2W+2B+2P+2G+X"
+    )
     design = lib.state.designs[number]
     assert size(render_card(design, design.current, lib.state.name_of)) == (WIDTH, HEIGHT)
 
