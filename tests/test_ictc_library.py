@@ -377,3 +377,20 @@ def test_a_protector_contests_and_a_moderator_decides() -> None:
     assert lib.state.designs[theirs].status is DesignStatus.BLOCKED
     refused(lib, "carol", f"!card approve #{theirs}", CardStateError, "blocked")
     refused(lib, "mod", "!card decide 1 dismiss", CardStateError, "decided already")
+
+
+def test_where_members_alone_approve_no_guild_is_asked() -> None:
+    lib = Lib()
+    lib.do("mod", "!card option approval players")
+    _guild(lib, "committee")
+    number = new_soldier(lib, "alice", "Fire Imp")
+    refused(lib, "alice", f"!card submit #{number} guild:Smiths", CardStateError, "approved by members, not guilds")
+
+
+def test_the_palette_changes_only_while_every_design_fits_it() -> None:
+    lib = Lib()
+    lib.do("mod", "!card option palette bright")
+    refused(lib, "alice", "!card new Dusk | type: action | cost: K | text: Darkness falls.", match="not a colour")
+    lib.do("alice", "!card new Sun | type: action | cost: Y | text: The sun shines.")
+    refused(lib, "mod", "!card option palette classic", CardStateError, "colours the classic palette lacks")
+    assert lib.state.options.palette.value == "bright"

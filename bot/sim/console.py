@@ -26,6 +26,7 @@ HELP = """Lines you type are posted as the current member in the current channel
   /as NAME         act as another member (they become known to the server)
   /in CHANNEL      post in another channel (auctions, game-actions, proposals, judge-elections)
                    or in a thread game's thread: `!play wikipedia ai:2`, then /in wikipedia-1
+                   (`!card help` lists the card library's commands; a card's fields fit one line with |)
   /react ID 👍     react to message ID as the current member (/unreact ID 👍 takes it back)
   /edit ID TEXT    edit message ID;  /delete ID  delete it
   /advance 2d      move the clock on (w d h m s), running everything due
