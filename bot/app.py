@@ -441,6 +441,8 @@ class NomicBot(commands.Bot):
             return  # not a command: the events cog reads proposals and candidacies
         if message.guild is None:
             # a DM: a move at a thread game's table (a secret vote, say), or a pointer to the server
+            if await self.cards.direct(message, command_text(message.content, self.settings.command_prefix)):
+                return
             if await self.desk.direct(message, command_text(message.content, self.settings.command_prefix)):
                 return
             await message.channel.send("I take commands in a server's channels; `!help` there lists them.")

@@ -7,7 +7,7 @@ command gets the same checks and the same words wherever it was typed.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.texts import help_text, phase_text
@@ -249,7 +249,16 @@ class Router:
         ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
         """
         if dm:
-            # a DM to the bot is for the tables (a secret move names its table); answers stay private
+            # a DM to the bot is for the tables (a secret move names its table) or the card library (a
+            # draft typed where nobody else reads it); answers stay private
+            drafted = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
+            if drafted is not None:
+                # the answer comes by DM; what everyone may see (a submitted card) is also announced
+                answers = [replace(p, private=True, channel=None) if not p.to else p for p in drafted]
+                shown = [
+                    replace(p, channel=ChannelRole.GAME_ACTIONS) for p in drafted if not (p.private or p.error or p.to)
+                ]
+                return answers + shown
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
         library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)

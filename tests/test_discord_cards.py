@@ -167,3 +167,17 @@ async def test_a_guilds_vote_is_counted_at_its_deadline_and_announced_with_the_c
     again = [m for m in s.bot_messages(s.game_actions) if "Smiths" in card_words(m)]
     assert len(again) == 1, "counted once"
     assert not s.env.errors
+
+
+async def test_a_card_drafted_by_dm_stays_private_until_submitted(discord_server: Server) -> None:
+    s = discord_server
+    await s.alice.send_dm("!card new Secret Imp | type: soldier | cost: R+1 | cr: 2 | text: Nobody must see this.")
+    said = dms(s, s.alice)
+    assert "Your draft is saved as card #24" in card_words(said[-1])
+    assert [a.filename for a in said[-1].attachments] == ["card.png"]
+    assert not any("Secret Imp" in card_words(m) for m in s.bot_messages(s.game_actions))
+    await s.alice.send_dm("!card submit Secret Imp")
+    assert "alice submits a card" in card_words(dms(s, s.alice)[-1])
+    shown = with_buttons(s, s.game_actions)
+    assert "Secret Imp" in card_words(shown), "submitted: shown in #game-actions with its buttons"
+    assert not s.env.errors

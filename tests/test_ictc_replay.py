@@ -93,3 +93,43 @@ async def test_card_commands_work_in_the_console(tmp_path: Path) -> None:
     document = json.loads(text[text.index("{") : text.rindex("}") + 1])
     assert document["cards"]["designs"][0]["approvals"] == ["bob"]
     assert len(document["cards"]["copies"]["bob"]) == 30
+
+
+async def test_a_card_typed_in_a_dm_to_the_bot_is_answered_privately() -> None:
+    lines = [
+        {"at": "2026-12-04T12:00:00Z", "type": "setup", "admins": ["mod"]},
+        {
+            "at": "2026-12-04T12:01:00Z",
+            "type": "message",
+            "id": "d1",
+            "channel": "dm",
+            "author": "alice",
+            "content": "!card new Secret Imp | type: soldier | cost: R+1 | cr: 2 | text: Nobody must see this.",
+        },
+        {
+            "at": "2026-12-04T12:02:00Z",
+            "type": "message",
+            "id": "d2",
+            "channel": "dm",
+            "author": "alice",
+            "content": "!card protect Secret Imp",
+        },
+        {
+            "at": "2026-12-04T12:03:00Z",
+            "type": "message",
+            "id": "d3",
+            "channel": "dm",
+            "author": "alice",
+            "content": "!card submit Secret Imp",
+        },
+    ]
+    from bot.sim.world import read_line
+
+    transcript, document = await _run(lines=[(n, read_line(line)) for n, line in enumerate(lines)])
+    assert [t.get("to") or t["channel"] for t in transcript] == ["alice", "alice", "alice", "game-actions"]
+    assert "alice submits a card" in transcript[-1]["content"], "the submitted card is shown in the open"
+    assert all(
+        "Nobody must see this" not in t["content"] for t in transcript if t.get("channel") and t != transcript[-1]
+    )
+    assert document["cards"]["designs"][0]["protected"]
+    assert document["cards"]["designs"][0]["status"] == "pending", "submitted by DM: shown to everyone from now on"

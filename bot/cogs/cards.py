@@ -69,6 +69,34 @@ class CardDesk:
         await self.bot.rearm(guild)
         return True
 
+    async def direct(self, message: discord.Message, text: str) -> bool:
+        """A card command sent to the bot by DM (a draft nobody else reads), for the one server the member
+        shares with the bot; False when it is not a card command."""
+        if not is_library_command(text) or self.bot.library is None:
+            return False
+        shared = [g for g in self.bot.guilds if g.get_member(message.author.id) is not None]
+        if len(shared) != 1:
+            await message.channel.send(
+                "I cannot tell which server's card library you mean"
+                + (": we share several. " if shared else ". ")
+                + "Use `/card new` there: only you see its form and its answer."
+            )
+            return True
+        guild = shared[0]
+        await self.bot.ensure_round(guild)
+        config = await self.bot.config(guild.id)
+        context = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
+        posts = await self.bot.router.message(str(guild.id), context, text, resolver(guild), dm=True)
+        for post in posts:
+            if post.channel is not None or post.to:
+                await self.deliver(guild, [post])
+            else:
+                kwargs = await self._message(guild, post)
+                kwargs.pop("view", None)
+                await message.channel.send(**kwargs)
+        await self.bot.rearm(guild)
+        return True
+
     async def click(self, interaction: discord.Interaction[Any], guild_id: int, text: str) -> None:
         """A button or a form: its command text, down the same path as typed text."""
         try:
