@@ -367,6 +367,9 @@ class Router:
         acceptance); the answer says what the copies are."""
         if self.library is None:
             raise BadInputError(COPIES_NOT_HERE)
+        state = await self.service.state(guild)
+        if state is not None:
+            engine.check(state, ctx, action)  # the round's own refusals first (channel, players, holdings)
         await self.library.check_copies(guild, {ctx.actor: action.give.copies, action.target: action.get.copies})
         return "In it: " + await self.library.describe_copies(guild, (*action.give.copies, *action.get.copies)) + "."
 

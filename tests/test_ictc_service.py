@@ -186,6 +186,8 @@ async def test_a_trade_of_copies_moves_them_with_the_round_trade_in_one_transact
     mine, theirs = await _copies_to_trade(bot)
     refused = await bot.say("alice", f"!offer @bob give copy:{theirs} for nothing")
     assert f"card copy {theirs} is not alice's" in refused
+    stranger = await bot.say("carol", f"!offer @bob give copy:{mine} for nothing")
+    assert "only players can do that" in stranger, "the round's own refusal comes first"
     offered = await bot.say("alice", f"!offer @bob give copy:{mine} for copy:{theirs}")
     assert "Trade 1" in offered
     assert f"card copy {mine} is Ember Well" in offered
