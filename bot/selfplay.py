@@ -1,11 +1,16 @@
-"""``python -m bot selfplay GAME --games N --players K --seed S``: computer-only games of a thread game.
+"""``python -m bot selfplay GAME --games N --players K --seed S [--options KEY:VALUE ...]``: computer-only
+games of a thread game.
 
-Every seat is the game's AI. Each game runs through the same engine calls a thread uses
+Every seat is the game's AI; ``--options`` are the game's options as ``!play`` reads them
+(``draw_cap:4``). Each game runs through the same engine calls a thread uses
 (``new_game``, ``awaiting``, ``apply``; awaited seats move in seat order), the invariants are
 checked after every action, and the final state of each game must survive a JSON round trip. A
 violation, an illegal AI move or a game that does not end aborts the run with a report and exit
 code 1. Game ``g`` of a run uses the RNG seeded with ``"SEED:g"``, so a run (and any single game
 of it) repeats exactly.
+
+A game may report figures of its own: an engine with ``selfplay_stats(state)`` (a mapping of name to
+number, for one finished game) gets the mean of each over the run's games in the report.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from games.tables.engine import AnyAISeat, AnyEngine, GameRuleError, SeatingError
+from games.tables.options import parse_play
 from games.tables.registry import get_ai, get_game
 
 MAX_ACTIONS = 20_000
@@ -38,6 +44,10 @@ class SelfplayReport:
     turns: int = 0
     actions: int = 0
     seconds: float = 0.0
+    options: str = ""
+    """The game's options as ``key:value`` words (empty: the defaults)."""
+    figures: dict[str, float] = field(default_factory=dict)
+    """The game's own figures (``selfplay_stats``), summed over the games."""
 
     @property
     def wins(self) -> int:
@@ -47,27 +57,36 @@ class SelfplayReport:
         n = max(self.games, 1)
         rate = self.games / self.seconds if self.seconds > 0 else float("inf")
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
-        return [
-            f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}",
+        options = f", options {self.options}" if self.options else ""
+        lines = [
+            f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}{options}",
             f"  outcomes: {outcomes}",
-            f"  win rate: {100 * self.wins / n:.1f}%",
+            *([f"  win rate: {100 * self.wins / n:.1f}%"] if {"won", "lost"} & set(self.statuses) else []),
             f"  mean length: {self.turns / n:.2f} turns, {self.actions / n:.1f} actions",
             (
                 f"  speed: {rate:.0f} games/s ({self.seconds:.2f} s,"
                 f" {self.actions / max(self.seconds, 1e-9):.0f} actions/s)"
             ),
         ]
+        if self.figures:
+            lines.append("  per game (mean):")
+            lines += [f"    {name}: {total / n:.2f}" for name, total in self.figures.items()]
+        return lines
 
 
 def game_seed(seed: str, index: int) -> str:
     return f"{seed}:{index}"
 
 
-def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str) -> tuple[Any, int]:
-    """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault."""
+def play_one(
+    engine: AnyEngine, ai: AnyAISeat, players: int, seed: str, options: Any = None
+) -> tuple[Any, int]:
+    """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault.
+
+    ``options``: the game's options (its ``options_model``), None for its defaults."""
     rng = random.Random(seed)
     seats = [f"p{n + 1}" for n in range(players)]
-    state = engine.new_game(seats, None, rng)
+    state = engine.new_game(seats, options, rng)
     _audit(engine, state, seed, 0, "the deal")
     actions = 0
     while engine.status(state) == "playing":
@@ -109,18 +128,26 @@ def run_selfplay(
     games: int,
     players: int,
     seed: str,
+    options: tuple[str, ...] | list[str] = (),
     progress: Callable[[int], None] | None = None,
 ) -> SelfplayReport:
+    """``options``: the game's options as ``!play`` words (``draw_cap:4``); ``GameRuleError`` when one is wrong."""
     engine = get_game(game)
     ai = get_ai(game)
     if not engine.min_seats <= players <= engine.max_seats:
         raise SeatingError(
             f"{engine.name} is played by {engine.min_seats} to {engine.max_seats} players, not {players}"
         )
-    report = SelfplayReport(game=engine.name, players=players, seed=seed)
+    chosen = parse_play([engine.name, *options]).game_options
+    game_options = engine.options_model.model_validate_json(chosen) if chosen else None
+    stats = getattr(engine, "selfplay_stats", None)
+    report = SelfplayReport(game=engine.name, players=players, seed=seed, options=" ".join(options))
     started = time.perf_counter()
     for index in range(games):
-        state, actions = play_one(engine, ai, players, game_seed(seed, index))
+        state, actions = play_one(engine, ai, players, game_seed(seed, index), game_options)
+        if stats is not None:
+            for name, value in stats(state).items():
+                report.figures[name] = report.figures.get(name, 0.0) + float(value)
         result = engine.result(state)
         report.games += 1
         report.statuses[result.status] = report.statuses.get(result.status, 0) + 1
@@ -132,14 +159,22 @@ def run_selfplay(
     return report
 
 
-def main(game: str, *, games: int, players: int, seed: str | int = 0, out: TextIO | None = None) -> int:
+def main(
+    game: str,
+    *,
+    games: int,
+    players: int,
+    seed: str | int = 0,
+    out: TextIO | None = None,
+    options: tuple[str, ...] | list[str] = (),
+) -> int:
     """Run and print a self-play report; 0 when every game ended soundly, 1 on a fault, 2 on bad arguments."""
     out = out or sys.stdout
     if games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
     try:
-        report = run_selfplay(game, games=games, players=players, seed=str(seed))
+        report = run_selfplay(game, games=games, players=players, seed=str(seed), options=options)
     except GameRuleError as exc:
         print(str(exc), file=sys.stderr)
         return 2
