@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 from games.tables.i18n import tr
-from games.tables.values import Control, FormField, GameEvent, PrivateWords, SetupText, Timer
+from games.tables.values import Control, FormField, GameEvent, MoveForm, PrivateWords, SetupText, Timer
 
 
 class EngineDefaults:
@@ -90,6 +90,14 @@ class EngineDefaults:
     def controls(self, state: Any, lang: str) -> tuple[Control, ...]:
         del state, lang
         return ()
+
+    def move_forms(self, state: Any, seat: str, lang: str) -> tuple[MoveForm, ...]:
+        del state, seat, lang
+        return ()
+
+    def lobby_note(self, options: Any, seats: int, lang: str) -> str | None:
+        del options, seats, lang
+        return None
 
 
 def _word(value: object) -> str:

@@ -127,6 +127,19 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyNote:
+    """The game's word for the lobby at its size now (``GameEngine.lobby_note``), in the table's language."""
+
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    note: str
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        return self.note
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     kind: ClassVar[str] = "lobby"
     audience: ClassVar[Audience] = None
@@ -231,10 +244,14 @@ class TimedOut:
     member: str
     timeouts: int
     for_good: bool
+    handled: bool = False
+    """The game said what the late turn does (``on_timeout``) instead of the AI playing it."""
 
     def text(self, lang: str = "en") -> str:
         if self.for_good:
             return tr(lang, "clock.timed_out_for_good", seat=self.seat, n=self.timeouts)
+        if self.handled:
+            return tr(lang, "clock.timed_out_game", seat=self.seat, n=self.timeouts)
         return tr(lang, "clock.timed_out", seat=self.seat, n=self.timeouts)
 
 
@@ -269,6 +286,7 @@ TableEvent = (
     | SeatsChanged
     | Brought
     | Notice
+    | LobbyNote
     | GameStarted
     | Moved
     | BoardShown
