@@ -76,6 +76,12 @@ class SardiniEngine(EngineDefaults):
             return None
         return rules.timeout(state)
 
+    def late_text(self, state: SardiniState, seat: str, lang: str) -> str | None:
+        """What a late turn will be, for the reminder: a Draw, giving up, or the end of the act."""
+        if state.phase is Phase.OVER or seat != state.seats[state.current]:
+            return None
+        return t(lang, f"late.{state.phase.value}")
+
     def controls(self, state: SardiniState, lang: str) -> tuple[Control, ...]:
         phase = state.phase
         if phase is Phase.TURN:

@@ -99,6 +99,10 @@ class EngineDefaults:
         del options, seats, lang
         return None
 
+    def late_text(self, state: Any, seat: str, lang: str) -> str | None:
+        del state, seat, lang
+        return None
+
 
 def _word(value: object) -> str:
     """A value as ``key:value`` words write it (``on``/``off``, ``none``)."""

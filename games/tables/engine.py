@@ -268,6 +268,10 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """A word for the lobby at ``seats`` seats (an option worth setting at this size); None: nothing."""
         ...
 
+    def late_text(self, state: StateT, seat: str, lang: str) -> str | None:
+        """What ``on_timeout`` will do if ``seat``'s turn runs out now, for its reminder; None: the AI plays it."""
+        ...
+
     def legal_actions(self, state: StateT, seat: str) -> list[ActionT]:
         """Every action ``seat`` may take now (empty when it is not their turn or the game is over)."""
         ...

@@ -225,8 +225,19 @@ class Reminder:
     member: str
     deadline: datetime
     left: timedelta
+    then: str = ""
+    """What the game does when the turn runs out (``GameEngine.late_text``); empty: the AI plays it."""
 
     def text(self, lang: str = "en") -> str:
+        if self.then:
+            return tr(
+                lang,
+                "clock.reminder_then",
+                seat=self.seat,
+                left=duration_text(self.left.total_seconds(), lang),
+                deadline=stamp(self.deadline, lang),
+                then=self.then,
+            )
         return tr(
             lang,
             "clock.reminder",

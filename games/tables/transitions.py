@@ -203,7 +203,8 @@ def remind(table: Table, at: datetime, key: str | None = None) -> Step:
         raise TableError("no reminder is due")
     marked = tuple(c.model_copy(update={"reminded": True}) if c.key == clock.key else c for c in table.clocks)
     new = table.model_copy(update={"clocks": marked})
-    return Step(new, (Reminder(seat.name, seat.member, clock.deadline, clock.deadline - at),))
+    then = engine_of(table).late_text(game_state(table), seat.name, table.lang) or ""
+    return Step(new, (Reminder(seat.name, seat.member, clock.deadline, clock.deadline - at, then),))
 
 
 def timeout(table: Table, at: datetime, rng: random.Random, key: str | None = None) -> Step:
