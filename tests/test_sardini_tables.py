@@ -7,12 +7,14 @@ import io
 import random
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.sim.console import console
+from bot.sim.replay import read_scenario, replay
 from games.sardini.cards import CODES, mask
 from games.sardini.events import CardsDrawn
 from games.sardini.state import Phase, SardiniState
@@ -33,6 +35,7 @@ from games.tables.posts import TablePost, members_of, route
 from games.tables.registry import get_ai
 
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
+SCENARIO = Path(__file__).parent / "scenarios" / "table_sardini.jsonl"
 CARD = re.compile(r"\b(?:10|[1-9])[WHSK]\b")
 
 
@@ -210,3 +213,33 @@ async def test_a_game_in_the_console_names_no_drawn_card_in_the_thread() -> None
     assert drawn, "the session drew cards"
     assert public > 10
     assert '"status": "finished"' in said
+
+
+async def test_the_replayed_scenario_tells_drawn_cards_to_their_drawers_and_runs_late_turns_by_the_rules() -> None:
+    lines = read_scenario(SCENARIO, io.StringIO())
+    result = await replay(lines, seed="7")
+    drawn: set[str] = set()
+    for entry in result.transcript:
+        content = str(entry["content"])
+        if "You drew" in content:
+            assert "to" in entry, "a drawn card is told to its drawer alone"
+            assert "channel" not in entry
+            drawn |= set(CARD.findall(content))
+    assert drawn
+    for entry in result.transcript:
+        if "channel" not in entry:
+            continue
+        for line in str(entry["content"]).splitlines():
+            named = set(CARD.findall(line)) & drawn
+            assert not named or "out of play" in line.casefold() or "meets Move" in line, line
+    said = "\n".join(str(e["content"]) for e in result.transcript if "channel" in e)
+    assert "after that you give up the attempt and are eliminated." in said
+    assert "carol's time ran out in the middle of Linking Rings" in said
+    assert "after that your turn is a Draw." in said
+    assert "alice had begun no attempt, so the turn is a Draw" in said
+    dm = [e for e in result.transcript if e.get("reply_to") == "s7"]
+    assert dm
+    assert all(e.get("to") == "carol" for e in dm), "a draw sent by DM is answered privately"
+    tables = result.document["tables"]
+    assert isinstance(tables, list)
+    assert tables[0]["game"] == "sardini"
