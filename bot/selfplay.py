@@ -10,7 +10,8 @@ code 1. Game ``g`` of a run uses the RNG seeded with ``"SEED:g"``, so a run (and
 of it) repeats exactly.
 
 A game may report figures of its own: an engine with ``selfplay_stats(state)`` (a mapping of name to
-number, for one finished game) gets the mean of each over the run's games in the report.
+number, for one finished game) gets the mean of each over the run's games in the report, or the
+lines its ``selfplay_lines(totals, games, players, options)`` makes of the sums (ratios, references).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class SelfplayReport:
     """The game's options as ``key:value`` words (empty: the defaults)."""
     figures: dict[str, float] = field(default_factory=dict)
     """The game's own figures (``selfplay_stats``), summed over the games."""
+    figure_lines: list[str] = field(default_factory=list)
+    """The game's own words for them (``selfplay_lines``), when it has any."""
 
     @property
     def wins(self) -> int:
@@ -68,7 +71,9 @@ class SelfplayReport:
                 f" {self.actions / max(self.seconds, 1e-9):.0f} actions/s)"
             ),
         ]
-        if self.figures:
+        if self.figure_lines:
+            lines += self.figure_lines
+        elif self.figures:
             lines.append("  per game (mean):")
             lines += [f"    {name}: {total / n:.2f}" for name, total in self.figures.items()]
         return lines
@@ -156,6 +161,9 @@ def run_selfplay(
         if progress is not None:
             progress(index + 1)
     report.seconds = time.perf_counter() - started
+    words = getattr(engine, "selfplay_lines", None)
+    if words is not None and report.figures:
+        report.figure_lines = list(words(report.figures, report.games, players, game_options))
     return report
 
 

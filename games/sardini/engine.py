@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-from games.sardini import commands, rules, views
+from games.sardini import balance, commands, rules, views
 from games.sardini.actions import ACTION_ADAPTER, SardiniAction
 from games.sardini.cards import CODES, SUITS, cards_of, mask
 from games.sardini.state import MAX_SEATS, MIN_SEATS, Phase, SardiniOptions, SardiniState
@@ -167,23 +167,14 @@ class SardiniEngine(EngineDefaults):
         )
 
     def selfplay_stats(self, state: SardiniState) -> dict[str, float]:
-        """The figures of the balance table, for one finished game (``python -m bot selfplay``)."""
-        best = rules.winners(state)
-        top = max((len(state.piles[state.seats.index(s)]) for s in best), default=0)
-        scored = any(state.piles[i] for i, alive in enumerate(state.alive) if alive)
-        stats: dict[str, float] = {
-            "Tricks performed": float(sum(len(w) for w in state.won)),
-            "eliminations": float(state.alive.count(False)),
-            "nobody scored %": 0.0 if scored else 100.0,
-            "winner's cards": float(top),
-            "ended by the deck %": 100.0 if state.ending is not None and state.ending.value == "deck" else 0.0,
-        }
-        won = {c for w in state.won for c in w}
-        for low in (1, 3, 5, 7, 9):
-            band = [c for c in state.flipped if low <= TRICKS[c].rank <= low + 1]
-            stats[f"shown rank {low}-{low + 1}"] = float(len(band))
-            stats[f"performed rank {low}-{low + 1}"] = float(sum(1 for c in band if c in won))
-        return stats
+        """One finished game's figures (``python -m bot selfplay``), summed over a run by self-play."""
+        return balance.stats(state)
+
+    def selfplay_lines(
+        self, totals: Mapping[str, float], games: int, players: int, options: SardiniOptions | None
+    ) -> list[str]:
+        """The run's figures beside the balance table of the game's specification."""
+        return balance.lines(totals, games, players, options)
 
     def parse_action(
         self, state: SardiniState, seat: str, text: str, players: PlayerResolver | None = None
