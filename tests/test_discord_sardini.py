@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.app import create_bot
 from games.sardini.cards import CODES, cards_of, mask
-from games.sardini.moves import can_meet, sets
+from games.sardini.moves import can_meet
+from games.sardini.plans import sets
 from games.sardini.state import Phase, SardiniState
 from games.sardini.tricks import TRICKS
 from games.tables import lobby

@@ -12,18 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sardini.cards import CODES, FULL, cards_of, mask, parse_card
-from games.sardini.moves import (
-    Move,
-    MoveSyntaxError,
-    can_meet,
-    explain,
-    feasible,
-    meets,
-    parse,
-    render_all,
-    sets,
-    solve,
-)
+from games.sardini.moves import Move, MoveSyntaxError, can_meet, explain, meets, parse, render_all
+from games.sardini.plans import feasible, sets, solve
 from games.sardini.tricks import TRICKS, CardSetError, read_tricks
 
 SPEC_TEXTS = {

@@ -26,7 +26,9 @@ from games.sardini.ai import Performer, SeatView
 from games.sardini.cards import CODES, parse_card
 from games.sardini.engine import ENGINE
 from games.sardini.events import CardsDrawn, Eliminated
-from games.sardini.rules import apply, check, invariants, legal_actions, new_game, scores, winners
+from games.sardini.invariants import invariants
+from games.sardini.rules import apply, check, legal_actions, new_game
+from games.sardini.scoring import scores, winners
 from games.sardini.state import Attempt, Ending, Phase, SardiniOptions, SardiniState
 from games.tables.engine import (
     BadCommandError,

@@ -1,10 +1,12 @@
 """The Great Sardini is Dead: draw, or attempt a shown Trick by meeting its Moves; fail and you are out.
 
-``cards`` are the 40 cards as numbers, ``moves`` the Move language (parser, English, the exact
-checks), ``tricks`` the 40 Trick cards read from ``data/cardsets/sardini.toml``, ``state`` the
-table, ``actions`` the moves, ``rules`` the pure rules, ``commands`` the thread grammar, ``views``
-the texts (from ``locales/``), ``engine`` the ``GameEngine``, ``ai`` the computer performer and
-``picture`` the board's image. ``GAME`` is what the package registers
+``cards`` are the 40 cards as numbers, ``moves`` the Move language (parser, English, the set check
+and the exact "can this hand meet it"), ``plans`` the sets that meet a Move and plans for whole
+Tricks, ``tricks`` the 40 Trick cards read from ``data/cardsets/sardini.toml``, ``state`` the table,
+``actions`` the moves, ``rules`` the pure rules, ``scoring`` the end and its score, ``invariants``
+what a sound state is, ``commands`` the thread grammar, ``views`` the texts (from ``locales/``),
+``engine`` the ``GameEngine``, ``ai`` the computer performer, ``picture`` the board's image,
+``balance`` the figures self-play reports and ``bench`` the timings. ``GAME`` is what the package registers
 (``[project.entry-points."nomic.games"]`` in pyproject.toml).
 """
 

@@ -32,7 +32,8 @@ from games.sardini.actions import (
     TakeExtra,
 )
 from games.sardini.cards import DECK_SIZE, cards_of, mask
-from games.sardini.moves import Move, can_meet, feasible, sets, solve
+from games.sardini.moves import Move, can_meet
+from games.sardini.plans import feasible, sets, solve
 from games.sardini.state import Phase, SardiniState
 from games.sardini.tricks import TRICKS
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.sardini.rules import winners
+from games.sardini.scoring import winners
 from games.sardini.state import Ending, SardiniOptions, SardiniState
 from games.sardini.tricks import TRICKS
 

@@ -11,7 +11,8 @@ from functools import partial
 
 from games.sardini.ai import Performer
 from games.sardini.cards import mask
-from games.sardini.moves import can_meet, feasible
+from games.sardini.moves import can_meet
+from games.sardini.plans import feasible
 from games.sardini.rules import apply, new_game
 from games.sardini.state import Phase
 from games.sardini.tricks import TRICKS

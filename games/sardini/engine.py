@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel
 
-from games.sardini import balance, commands, rules, views
+from games.sardini import balance, commands, invariants, rules, scoring, views
 from games.sardini.actions import ACTION_ADAPTER, SardiniAction
 from games.sardini.cards import CODES, SUITS, cards_of, mask
 from games.sardini.state import MAX_SEATS, MIN_SEATS, Phase, SardiniOptions, SardiniState
@@ -156,14 +156,14 @@ class SardiniEngine(EngineDefaults):
 
     def result(self, state: SardiniState) -> GameResult:
         status = self.status(state)
-        summary = rules.summary(state) if status == "finished" else t("en", "summary.under_way", turn=state.turn)
+        summary = scoring.summary(state) if status == "finished" else t("en", "summary.under_way", turn=state.turn)
         return GameResult(
             status=status,
-            winners=rules.winners(state),
+            winners=scoring.winners(state),
             summary=summary,
             turns=state.turn,
             actions=state.actions,
-            scores=rules.scores(state),
+            scores=scoring.scores(state),
         )
 
     def selfplay_stats(self, state: SardiniState) -> dict[str, float]:
@@ -192,7 +192,7 @@ class SardiniEngine(EngineDefaults):
         return views.rules_text(lang)
 
     def invariants(self, state: SardiniState) -> list[str]:
-        return rules.invariants(state)
+        return invariants.invariants(state)
 
     def dump_state(self, state: SardiniState) -> str:
         return state.model_dump_json()

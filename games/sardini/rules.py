@@ -46,7 +46,9 @@ from games.sardini.events import (
     Performed,
     TrickDiscarded,
 )
-from games.sardini.moves import can_meet, explain, sets
+from games.sardini.moves import can_meet, explain
+from games.sardini.plans import sets
+from games.sardini.scoring import summary
 from games.sardini.state import MAX_SEATS, MIN_SEATS, Attempt, Ending, Phase, SardiniOptions, SardiniState
 from games.sardini.texts import t, tn
 from games.sardini.tricks import TRICKS
@@ -440,50 +442,6 @@ def _finish(table: _Table, ending: Ending) -> None:
     table.events.append(GameOver(summary(table.freeze())))
 
 
-# --- the end, and its score -------------------------------------------------------------------
-
-
-def winners(state: SardiniState) -> tuple[str, ...]:
-    """A lone survivor; else the survivors with the most cards, then the most Tricks (the win shared)."""
-    if state.phase is not Phase.OVER:
-        return ()
-    alive = [i for i, a in enumerate(state.alive) if a]
-    if state.ending is Ending.SURVIVOR:
-        return tuple(state.seats[i] for i in alive)
-    best = max((len(state.piles[i]), len(state.won[i])) for i in alive)
-    return tuple(state.seats[i] for i in alive if (len(state.piles[i]), len(state.won[i])) == best)
-
-
-def scores(state: SardiniState) -> dict[str, int]:
-    """Cards each player scores: survivors their pile, the eliminated nothing."""
-    return {seat: len(state.piles[i]) if state.alive[i] else 0 for i, seat in enumerate(state.seats)}
-
-
-def pile_line(state: SardiniState, i: int, lang: str = "en") -> str:
-    names = ", ".join(TRICKS[c].name for c in state.won[i])
-    n, k = len(state.piles[i]), len(state.won[i])
-    tricks = tn(lang, "summary.tricks", k, names=names) if k else ""
-    line = tn(lang, "summary.pile", n, seat=state.seats[i], tricks=tricks)
-    return line if state.alive[i] else line + " " + t(lang, "summary.not_scored")
-
-
-def summary(state: SardiniState, lang: str = "en") -> str:
-    """The end in words: why it ended, who won, and every player's pile."""
-    best = winners(state)
-    why = t(lang, "summary.survivor" if state.ending is Ending.SURVIVOR else "summary.deck")
-    top = max((len(state.piles[state.seats.index(s)]) for s in best), default=0)
-    if state.ending is Ending.SURVIVOR:
-        head = tn(lang, "summary.lone", top, seat=best[0])
-    elif top == 0:
-        head = t(lang, "summary.nobody", seats=", ".join(best))
-    elif len(best) == 1:
-        head = tn(lang, "summary.wins", top, seat=best[0])
-    else:
-        head = tn(lang, "summary.shared", top, seats=", ".join(best))
-    piles = "; ".join(pile_line(state, i, lang) for i in range(len(state.seats)))
-    return f"{why} {head} {t(lang, 'summary.piles', piles=piles)}"
-
-
 # --- what a seat may do -----------------------------------------------------------------------
 
 
@@ -515,78 +473,4 @@ def legal_actions(state: SardiniState, seat: str) -> list[SardiniAction]:
         if _extra_open(state):
             out += [SkipExtra(), TakeExtra()]
         out.append(ActOver())
-    return out
-
-
-# --- soundness --------------------------------------------------------------------------------
-
-
-def invariants(state: SardiniState) -> list[str]:
-    """What is inconsistent in ``state`` (one line each); empty when it is sound."""
-    out: list[str] = []
-    played = state.attempt.played() if state.attempt is not None else ()
-    places = [
-        ("the deck", state.deck),
-        ("the shown Tricks", state.shown),
-        *((f"{s}'s hand", h) for s, h in zip(state.seats, state.hands, strict=True)),
-        ("the attempt", played),
-        *((f"{s}'s pile", p) for s, p in zip(state.seats, state.piles, strict=True)),
-        ("out of play", state.out),
-    ]
-    where: dict[int, list[str]] = {}
-    for name, cards in places:
-        for c in cards:
-            where.setdefault(c, []).append(name)
-    for c in range(DECK_SIZE):
-        found = where.get(c, [])
-        if len(found) != 1:
-            out.append(f"{code(c)} is in {len(found)} places ({', '.join(found) or 'none'})")
-    if set(where) - set(range(DECK_SIZE)):
-        out.append("a card outside the deck of 40 is in play")
-    for seat, pile, won in zip(state.seats, state.piles, state.won, strict=True):
-        if not set(won) <= set(pile):
-            out.append(f"{seat} won Tricks that are not in their pile")
-    cap = state.options.draw_cap
-    if state.counter < 0 or (cap is not None and state.counter > cap):
-        out.append(f"the counter is {state.counter} (cap {cap})")
-    if state.phase in (Phase.ATTEMPT, Phase.CALL) and state.counter != 0:
-        out.append("an attempt this turn but the counter was not reset")
-    for seat, alive, hand in zip(state.seats, state.alive, state.hands, strict=True):
-        if not alive and hand:
-            out.append(f"{seat} is eliminated but holds cards")
-    if (state.phase is Phase.ATTEMPT) != (state.attempt is not None):
-        out.append(f"phase {state.phase.value} with attempt {state.attempt}")
-    if (state.phase is Phase.CALL) != (state.vacant is not None):
-        out.append(f"phase {state.phase.value} with vacant place {state.vacant}")
-    if state.call_extra and state.phase is not Phase.CALL:
-        out.append("a call's extra card outside a call")
-    if state.phase is Phase.OVER:
-        if state.ending is None:
-            out.append("the game is over without an ending")
-        elif state.ending is Ending.SURVIVOR and state.players_left != 1:
-            out.append(f"ended with one survivor but {state.players_left} are left")
-        elif state.ending is Ending.DECK and state.deck:
-            out.append("ended by the deck with cards still in it")
-        return out
-    if state.ending is not None:
-        out.append("an ending while the game goes on")
-    if state.players_left < 2:
-        out.append("the game goes on with fewer than two players")
-    if not state.alive[state.current]:
-        out.append(f"{state.seats[state.current]} is eliminated but has the turn")
-    if state.phase is Phase.TURN and not state.deck:
-        out.append("a turn begins with an empty deck")
-    attempt = state.attempt
-    if attempt is not None:
-        trick = TRICKS[attempt.trick]
-        if attempt.trick not in state.shown:
-            out.append(f"the attempted Trick {code(attempt.trick)} is not shown")
-        indexes = [k for k, _ in attempt.done]
-        if len(set(indexes)) != len(indexes) or not all(0 <= k < len(trick.moves) for k in indexes):
-            out.append(f"the attempt's Moves {indexes} are not distinct Moves of {trick.name}")
-        elif len(indexes) == len(trick.moves):
-            out.append("every Move is done but the Trick was not won")
-        for k, cards in attempt.done:
-            if 0 <= k < len(trick.moves) and explain(trick.moves[k], cards) is not None:
-                out.append(f"the cards played for Move {k + 1} of {trick.name} do not meet it")
     return out

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from games.sardini.cards import FULL, codes, mask
 from games.sardini.commands import commands_text
-from games.sardini.moves import can_meet, solve
-from games.sardini.rules import pile_line, summary
+from games.sardini.moves import can_meet
+from games.sardini.plans import solve
+from games.sardini.scoring import pile_line, summary
 from games.sardini.state import Phase, SardiniState
 from games.sardini.texts import t, tn
 from games.sardini.tricks import TRICKS
