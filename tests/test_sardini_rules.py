@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import main as bot_main
 from bot.selfplay import run_selfplay
 from games.sardini.actions import (
     ActOver,
@@ -27,6 +28,7 @@ from games.sardini.cards import CODES, parse_card
 from games.sardini.engine import ENGINE
 from games.sardini.events import CardsDrawn, Eliminated
 from games.sardini.invariants import invariants
+from games.sardini.picture import render_sardini
 from games.sardini.rules import apply, check, legal_actions, new_game
 from games.sardini.scoring import scores, winners
 from games.sardini.state import Attempt, Ending, Phase, SardiniOptions, SardiniState
@@ -681,3 +683,22 @@ def test_selfplay_keeps_every_invariant(players: int, options: tuple[str, ...]) 
     assert ("[2.9]" in said) == (players == 4 and not options), "the specification's figure beside the run's"
     assert ("[3.5–3.7]" in said) == (players >= 4 and bool(options))
     assert "shown Tricks performed, by rank: 1-2" in said
+
+
+def test_the_picture_draws_the_public_table() -> None:
+    state = table(hands=["4W 5S 6W 9H 9K", "1K", ""], shown="2K 7H")
+    state, _ = act(state, AttemptTrick(trick=parse_card("7H")))
+    state, _ = act(state, move(2, "9H 9K"))
+    picture = render_sardini(state)
+    assert picture.startswith(b"\x89PNG")
+    assert len(picture) < 40_000
+    over = table(piles=["1W 1H", "", ""], won=["1W", "", ""], deck_size=1, current=2)
+    over, _ = act(over, Draw())
+    assert render_sardini(over).startswith(b"\x89PNG")
+
+
+def test_the_game_benchmark_is_offered_to_games_that_have_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot_main(["bench", "--game", "wikipedia"]) == 2
+    assert "has no benchmark of its own" in capsys.readouterr().err
+    assert bot_main(["bench", "--game", "chess"]) == 2
+    assert "no game called" in capsys.readouterr().err

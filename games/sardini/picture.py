@@ -17,7 +17,7 @@ CARD_H = 150
 GAP = 8
 MARGIN = 10
 ROW_H = 18
-SUIT_COLOURS = ((120, 90, 200), (60, 60, 70), (210, 170, 40), (110, 120, 130))
+SUIT_COLOURS = ((150, 110, 230), (190, 190, 205), (225, 185, 60), (120, 170, 190))
 """Wands, Top Hats, Stars, Smoke."""
 PANEL = (32, 34, 37)
 MUTED = (150, 153, 158)
@@ -44,7 +44,7 @@ def _card(draw: ImageDraw.ImageDraw, state: SardiniState, slot: int, x: int, y: 
     suit = trick.card // 10
     draw.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=8, fill=PANEL, outline=SUIT_COLOURS[suit], width=3)
     draw.text((x + 8, y + 6), f"T{slot + 1} · {trick.code}", font=font(13), fill=TEXT)
-    draw.text((x + 8, y + 24), fit(trick.name, 24), font=font(12), fill=SUIT_COLOURS[suit] if suit != 1 else TEXT)
+    draw.text((x + 8, y + 24), fit(trick.name, 24), font=font(12), fill=SUIT_COLOURS[suit])
     attempt = state.attempt
     done = attempt.done_moves() if attempt is not None and attempt.trick == trick.card else frozenset()
     row = y + 46
