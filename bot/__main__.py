@@ -58,7 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--seed", default="0")
     play.add_argument(
-        "--options", nargs="*", default=[], metavar="KEY:VALUE", help="the game's options as !play reads them"
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY:VALUE",
+        help="a game option as !play reads it (repeatable), e.g. --option removal:balanced",
     )
     bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
     bench.add_argument("--players", type=int, default=300)
@@ -141,7 +145,9 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "selfplay":
         from bot.selfplay import main as selfplay_main
 
-        return selfplay_main(args.game, games=args.games, players=args.players, seed=args.seed, options=args.options)
+        return selfplay_main(
+            args.game, games=args.games, players=args.players, seed=args.seed, options=args.option
+        )
     if args.command == "bench" and args.game:
         return _game_bench(args.game, args.tick_runs)
     if args.command == "bench":

@@ -1,25 +1,27 @@
-"""``python -m bot selfplay GAME --games N --players K --seed S [--options KEY:VALUE ...]``: computer-only
-games of a thread game.
+"""``python -m bot selfplay GAME --games N --players K --seed S``: computer-only games of a thread game.
 
-Every seat is the game's AI; ``--options`` are the game's options as ``!play`` reads them
-(``draw_cap:4``). Each game runs through the same engine calls a thread uses
+Every seat is the game's AI; ``--option KEY:VALUE`` (as ``!play`` reads it) sets the game's
+options. Each game runs through the same engine calls a thread uses
 (``new_game``, ``awaiting``, ``apply``; awaited seats move in seat order), the invariants are
 checked after every action, and the final state of each game must survive a JSON round trip. A
 violation, an illegal AI move or a game that does not end aborts the run with a report and exit
 code 1. Game ``g`` of a run uses the RNG seeded with ``"SEED:g"``, so a run (and any single game
 of it) repeats exactly.
 
-A game may report figures of its own: an engine with ``selfplay_stats(state)`` (a mapping of name to
-number, for one finished game) gets the mean of each over the run's games in the report, or the
-lines its ``selfplay_lines(totals, games, players, options)`` makes of the sums (ratios, references).
+A game may count figures of its own (``selfplay_stats(state)`` of its engine: name → a word, a
+number or a yes/no per finished game); the report sums them up: words as shares, numbers as their
+median with the 10th and 90th percentiles, yes/no as the share of yes. A game that words them itself
+(``selfplay_lines(stats, games, players, options)``: ratios, the figures its specification expects)
+gets its lines in their place.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -46,11 +48,11 @@ class SelfplayReport:
     actions: int = 0
     seconds: float = 0.0
     options: str = ""
-    """The game's options as ``key:value`` words (empty: the defaults)."""
-    figures: dict[str, float] = field(default_factory=dict)
-    """The game's own figures (``selfplay_stats``), summed over the games."""
+    """The game options the run set (``key:value`` words), if any."""
+    stats: dict[str, list[str | float | bool]] = field(default_factory=dict)
+    """The game's own figures (``selfplay_stats``), one value a game."""
     figure_lines: list[str] = field(default_factory=list)
-    """The game's own words for them (``selfplay_lines``), when it has any."""
+    """The game's own words for those figures (``selfplay_lines``), when it has any."""
 
     @property
     def wins(self) -> int:
@@ -61,34 +63,52 @@ class SelfplayReport:
         rate = self.games / self.seconds if self.seconds > 0 else float("inf")
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
         options = f", options {self.options}" if self.options else ""
-        lines = [
+        return [
             f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}{options}",
             f"  outcomes: {outcomes}",
-            *([f"  win rate: {100 * self.wins / n:.1f}%"] if {"won", "lost"} & set(self.statuses) else []),
+            f"  win rate: {100 * self.wins / n:.1f}%",
             f"  mean length: {self.turns / n:.2f} turns, {self.actions / n:.1f} actions",
             (
                 f"  speed: {rate:.0f} games/s ({self.seconds:.2f} s,"
                 f" {self.actions / max(self.seconds, 1e-9):.0f} actions/s)"
             ),
+            *(self.figure_lines or [f"  {name}: {summed(values)}" for name, values in self.stats.items()]),
         ]
-        if self.figure_lines:
-            lines += self.figure_lines
-        elif self.figures:
-            lines.append("  per game (mean):")
-            lines += [f"    {name}: {total / n:.2f}" for name, total in self.figures.items()]
-        return lines
+
+    def add_stats(self, figures: Mapping[str, str | float | bool]) -> None:
+        for name, value in figures.items():
+            self.stats.setdefault(name, []).append(value)
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summed(values: Sequence[str | float | bool]) -> str:
+    """One figure over every game: shares of words, the share of yes, or a number's median and spread."""
+    n = max(len(values), 1)
+    if all(isinstance(v, bool) for v in values):
+        return f"{100 * sum(1 for v in values if v) / n:.1f}%"
+    if all(isinstance(v, str) for v in values):
+        counts: dict[str, int] = {}
+        for v in values:
+            counts[str(v)] = counts.get(str(v), 0) + 1
+        return ", ".join(f"{k} {100 * c / n:.1f}%" for k, c in sorted(counts.items(), key=lambda kv: -kv[1]))
+    numbers = [float(v) for v in values]
+    median = statistics.median(numbers)
+    return (
+        f"median {median:g} (p10 {_percentile(numbers, 0.1):g} – p90 {_percentile(numbers, 0.9):g}),"
+        f" mean {statistics.fmean(numbers):.2f}"
+    )
 
 
 def game_seed(seed: str, index: int) -> str:
     return f"{seed}:{index}"
 
 
-def play_one(
-    engine: AnyEngine, ai: AnyAISeat, players: int, seed: str, options: Any = None
-) -> tuple[Any, int]:
-    """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault.
-
-    ``options``: the game's options (its ``options_model``), None for its defaults."""
+def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str, options: Any = None) -> tuple[Any, int]:
+    """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault."""
     rng = random.Random(seed)
     seats = [f"p{n + 1}" for n in range(players)]
     state = engine.new_game(seats, options, rng)
@@ -133,10 +153,9 @@ def run_selfplay(
     games: int,
     players: int,
     seed: str,
-    options: tuple[str, ...] | list[str] = (),
     progress: Callable[[int], None] | None = None,
+    options: Sequence[str] = (),
 ) -> SelfplayReport:
-    """``options``: the game's options as ``!play`` words (``draw_cap:4``); ``GameRuleError`` when one is wrong."""
     engine = get_game(game)
     ai = get_ai(game)
     if not engine.min_seats <= players <= engine.max_seats:
@@ -145,25 +164,24 @@ def run_selfplay(
         )
     chosen = parse_play([engine.name, *options]).game_options
     game_options = engine.options_model.model_validate_json(chosen) if chosen else None
-    stats = getattr(engine, "selfplay_stats", None)
     report = SelfplayReport(game=engine.name, players=players, seed=seed, options=" ".join(options))
+    stats = getattr(engine, "selfplay_stats", None)
     started = time.perf_counter()
     for index in range(games):
         state, actions = play_one(engine, ai, players, game_seed(seed, index), game_options)
-        if stats is not None:
-            for name, value in stats(state).items():
-                report.figures[name] = report.figures.get(name, 0.0) + float(value)
         result = engine.result(state)
         report.games += 1
         report.statuses[result.status] = report.statuses.get(result.status, 0) + 1
         report.turns += result.turns
         report.actions += actions
+        if callable(stats):
+            report.add_stats(stats(state))
         if progress is not None:
             progress(index + 1)
     report.seconds = time.perf_counter() - started
     words = getattr(engine, "selfplay_lines", None)
-    if words is not None and report.figures:
-        report.figure_lines = list(words(report.figures, report.games, players, game_options))
+    if callable(words) and report.stats:
+        report.figure_lines = list(words(report.stats, report.games, players, game_options))
     return report
 
 
@@ -174,7 +192,7 @@ def main(
     players: int,
     seed: str | int = 0,
     out: TextIO | None = None,
-    options: tuple[str, ...] | list[str] = (),
+    options: Sequence[str] = (),
 ) -> int:
     """Run and print a self-play report; 0 when every game ended soundly, 1 on a fault, 2 on bad arguments."""
     out = out or sys.stdout

@@ -1,13 +1,13 @@
 """The figures self-play reports for Sardini, beside the balance table of the game's specification.
 
-``stats`` gives one finished game's numbers (self-play sums them over a run); ``lines`` turns the
-sums into the report: Tricks performed, eliminations, games nobody scored in, the winner's cards and
+``stats`` gives one finished game's numbers (self-play keeps them, game by game); ``lines`` turns
+them into the report: Tricks performed, eliminations, games nobody scored in, the winner's cards and
 the share of shown Tricks performed by rank band, each next to the specification's figure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from games.sardini.scoring import winners
 from games.sardini.state import Ending, SardiniOptions, SardiniState
@@ -27,16 +27,16 @@ SPEC_CAPPED = ("3.5–3.7", "", "5–8%", "")
 SPEC_BANDS = ("78%", "67%", "53%", "32%", "15%")
 
 
-def stats(state: SardiniState) -> dict[str, float]:
+def stats(state: SardiniState) -> dict[str, str | float | bool]:
     best = winners(state)
     top = max((len(state.piles[state.seats.index(s)]) for s in best), default=0)
     scored = any(state.piles[i] for i, alive in enumerate(state.alive) if alive)
-    out: dict[str, float] = {
+    out: dict[str, str | float | bool] = {
         "tricks": float(sum(len(w) for w in state.won)),
         "eliminations": float(state.alive.count(False)),
-        "nobody": 0.0 if scored else 1.0,
+        "nobody": not scored,
         "winner_cards": float(top),
-        "deck_end": 1.0 if state.ending is Ending.DECK else 0.0,
+        "deck_end": state.ending is Ending.DECK,
     }
     won = {c for w in state.won for c in w}
     for low, high in BANDS:
@@ -46,8 +46,11 @@ def stats(state: SardiniState) -> dict[str, float]:
     return out
 
 
-def lines(totals: Mapping[str, float], games: int, players: int, options: SardiniOptions | None) -> list[str]:
+def lines(
+    figures: Mapping[str, Sequence[str | float | bool]], games: int, players: int, options: SardiniOptions | None
+) -> list[str]:
     n = max(games, 1)
+    totals = {name: sum(float(v) for v in values if not isinstance(v, str)) for name, values in figures.items()}
     capped = options is not None and options.draw_cap == 4
     spec: tuple[str, ...] = SPEC.get(players, ("", "", "", ""))
     if options is not None and options != SardiniOptions(draw_cap=options.draw_cap):

@@ -166,15 +166,19 @@ class SardiniEngine(EngineDefaults):
             scores=scoring.scores(state),
         )
 
-    def selfplay_stats(self, state: SardiniState) -> dict[str, float]:
-        """One finished game's figures (``python -m bot selfplay``), summed over a run by self-play."""
+    def selfplay_stats(self, state: SardiniState) -> dict[str, str | float | bool]:
+        """One finished game's figures (``python -m bot selfplay``)."""
         return balance.stats(state)
 
     def selfplay_lines(
-        self, totals: Mapping[str, float], games: int, players: int, options: SardiniOptions | None
+        self,
+        figures: Mapping[str, Sequence[str | float | bool]],
+        games: int,
+        players: int,
+        options: SardiniOptions | None,
     ) -> list[str]:
         """The run's figures beside the balance table of the game's specification."""
-        return balance.lines(totals, games, players, options)
+        return balance.lines(figures, games, players, options)
 
     def parse_action(
         self, state: SardiniState, seat: str, text: str, players: PlayerResolver | None = None

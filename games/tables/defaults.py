@@ -67,6 +67,18 @@ class EngineDefaults:
     def private_words(self, lang: str) -> PrivateWords:
         return PrivateWords(tr(lang, "hand.name"), tr(lang, "hand.title"), tr(lang, "hand.button"))
 
+    def move_forms(self, state: Any, seat: str, lang: str) -> tuple[MoveForm, ...]:
+        del state, seat, lang
+        return ()
+
+    def lobby_note(self, options: Any, seats: int, lang: str) -> str | None:
+        del options, seats, lang
+        return None
+
+    def late_text(self, state: Any, seat: str, lang: str) -> str | None:
+        del state, seat, lang
+        return None
+
     def to_move(self, state: Any) -> str | None:
         awaited = self.awaiting(state)
         return next(iter(awaited)) if len(awaited) == 1 else None
@@ -91,17 +103,10 @@ class EngineDefaults:
         del state, lang
         return ()
 
-    def move_forms(self, state: Any, seat: str, lang: str) -> tuple[MoveForm, ...]:
-        del state, seat, lang
-        return ()
-
-    def lobby_note(self, options: Any, seats: int, lang: str) -> str | None:
-        del options, seats, lang
-        return None
-
-    def late_text(self, state: Any, seat: str, lang: str) -> str | None:
-        del state, seat, lang
-        return None
+    def selfplay_stats(self, state: Any) -> dict[str, str | float | bool]:
+        """Figures of one finished game that ``python -m bot selfplay`` sums up (a word, a number or a yes/no)."""
+        del state
+        return {}
 
 
 def _word(value: object) -> str:
