@@ -57,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=int, default=100)
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--seed", default="0")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY:VALUE",
+        help="a game option as !play reads it (repeatable), e.g. --option removal:balanced",
+    )
     bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
     bench.add_argument("--players", type=int, default=300)
     bench.add_argument("--bids", type=int, default=15_000)
@@ -82,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--tick-runs", type=int, default=5, help="runs of each tick at each size")
     bench.add_argument("--ticks-only", action="store_true", help="time only the ticks, not the busy week")
+    bench.add_argument("--game", help="instead of the round: a thread game's own timings, e.g. sardini")
     bench.add_argument(
         "--tick-gc",
         choices=("bot", "python"),
@@ -100,6 +108,23 @@ def main(argv: list[str] | None = None) -> int:
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE
+
+
+def _game_bench(game: str, runs: int) -> int:
+    """``bench --game NAME``: the game's own timings, when its package brings any."""
+    from games.tables.engine import GameRuleError
+    from games.tables.registry import get_spec
+
+    try:
+        spec = get_spec(game)
+    except GameRuleError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if spec.bench is None:
+        print(f"{spec.name} has no benchmark of its own", file=sys.stderr)
+        return 2
+    print("\n".join(spec.bench(runs)))
+    return 0
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -125,7 +150,11 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "selfplay":
         from bot.selfplay import main as selfplay_main
 
-        return selfplay_main(args.game, games=args.games, players=args.players, seed=args.seed)
+        return selfplay_main(
+            args.game, games=args.games, players=args.players, seed=args.seed, options=args.option
+        )
+    if args.command == "bench" and args.game:
+        return _game_bench(args.game, args.tick_runs)
     if args.command == "bench":
         from bot.bench import bench, offers_bench
 

@@ -1,23 +1,32 @@
 """``python -m bot selfplay GAME --games N --players K --seed S``: computer-only games of a thread game.
 
-Every seat is the game's AI. Each game runs through the same engine calls a thread uses
+Every seat is the game's AI; ``--option KEY:VALUE`` (as ``!play`` reads it) sets the game's
+options. Each game runs through the same engine calls a thread uses
 (``new_game``, ``awaiting``, ``apply``; awaited seats move in seat order), the invariants are
 checked after every action, and the final state of each game must survive a JSON round trip. A
 violation, an illegal AI move or a game that does not end aborts the run with a report and exit
 code 1. Game ``g`` of a run uses the RNG seeded with ``"SEED:g"``, so a run (and any single game
 of it) repeats exactly.
+
+A game may count figures of its own (``selfplay_stats(state)`` of its engine: name → a word, a
+number or a yes/no per finished game); the report sums them up: words as shares, numbers as their
+median with the 10th and 90th percentiles, yes/no as the share of yes. A game that words them itself
+(``selfplay_lines(stats, games, players, options)``: ratios, the figures its specification expects)
+gets its lines in their place.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from games.tables.engine import AnyAISeat, AnyEngine, GameRuleError, SeatingError
+from games.tables.options import parse_play
 from games.tables.registry import get_ai, get_game
 
 MAX_ACTIONS = 20_000
@@ -38,6 +47,12 @@ class SelfplayReport:
     turns: int = 0
     actions: int = 0
     seconds: float = 0.0
+    options: str = ""
+    """The game options the run set (``key:value`` words), if any."""
+    stats: dict[str, list[str | float | bool]] = field(default_factory=dict)
+    """The game's own figures (``selfplay_stats``), one value a game."""
+    figure_lines: list[str] = field(default_factory=list)
+    """The game's own words for those figures (``selfplay_lines``), when it has any."""
 
     @property
     def wins(self) -> int:
@@ -47,8 +62,9 @@ class SelfplayReport:
         n = max(self.games, 1)
         rate = self.games / self.seconds if self.seconds > 0 else float("inf")
         outcomes = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
+        options = f", options {self.options}" if self.options else ""
         return [
-            f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}",
+            f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}{options}",
             f"  outcomes: {outcomes}",
             f"  win rate: {100 * self.wins / n:.1f}%",
             f"  mean length: {self.turns / n:.2f} turns, {self.actions / n:.1f} actions",
@@ -56,18 +72,46 @@ class SelfplayReport:
                 f"  speed: {rate:.0f} games/s ({self.seconds:.2f} s,"
                 f" {self.actions / max(self.seconds, 1e-9):.0f} actions/s)"
             ),
+            *(self.figure_lines or [f"  {name}: {summed(values)}" for name, values in self.stats.items()]),
         ]
+
+    def add_stats(self, figures: Mapping[str, str | float | bool]) -> None:
+        for name, value in figures.items():
+            self.stats.setdefault(name, []).append(value)
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summed(values: Sequence[str | float | bool]) -> str:
+    """One figure over every game: shares of words, the share of yes, or a number's median and spread."""
+    n = max(len(values), 1)
+    if all(isinstance(v, bool) for v in values):
+        return f"{100 * sum(1 for v in values if v) / n:.1f}%"
+    if all(isinstance(v, str) for v in values):
+        counts: dict[str, int] = {}
+        for v in values:
+            counts[str(v)] = counts.get(str(v), 0) + 1
+        return ", ".join(f"{k} {100 * c / n:.1f}%" for k, c in sorted(counts.items(), key=lambda kv: -kv[1]))
+    numbers = [float(v) for v in values]
+    median = statistics.median(numbers)
+    return (
+        f"median {median:g} (p10 {_percentile(numbers, 0.1):g} – p90 {_percentile(numbers, 0.9):g}),"
+        f" mean {statistics.fmean(numbers):.2f}"
+    )
 
 
 def game_seed(seed: str, index: int) -> str:
     return f"{seed}:{index}"
 
 
-def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str) -> tuple[Any, int]:
+def play_one(engine: AnyEngine, ai: AnyAISeat, players: int, seed: str, options: Any = None) -> tuple[Any, int]:
     """Play one game to its end; return (final state, actions). ``SelfplayError`` on any fault."""
     rng = random.Random(seed)
     seats = [f"p{n + 1}" for n in range(players)]
-    state = engine.new_game(seats, None, rng)
+    state = engine.new_game(seats, options, rng)
     _audit(engine, state, seed, 0, "the deal")
     actions = 0
     while engine.status(state) == "playing":
@@ -110,6 +154,7 @@ def run_selfplay(
     players: int,
     seed: str,
     progress: Callable[[int], None] | None = None,
+    options: Sequence[str] = (),
 ) -> SelfplayReport:
     engine = get_game(game)
     ai = get_ai(game)
@@ -117,29 +162,45 @@ def run_selfplay(
         raise SeatingError(
             f"{engine.name} is played by {engine.min_seats} to {engine.max_seats} players, not {players}"
         )
-    report = SelfplayReport(game=engine.name, players=players, seed=seed)
+    chosen = parse_play([engine.name, *options]).game_options
+    game_options = engine.options_model.model_validate_json(chosen) if chosen else None
+    report = SelfplayReport(game=engine.name, players=players, seed=seed, options=" ".join(options))
+    stats = getattr(engine, "selfplay_stats", None)
     started = time.perf_counter()
     for index in range(games):
-        state, actions = play_one(engine, ai, players, game_seed(seed, index))
+        state, actions = play_one(engine, ai, players, game_seed(seed, index), game_options)
         result = engine.result(state)
         report.games += 1
         report.statuses[result.status] = report.statuses.get(result.status, 0) + 1
         report.turns += result.turns
         report.actions += actions
+        if callable(stats):
+            report.add_stats(stats(state))
         if progress is not None:
             progress(index + 1)
     report.seconds = time.perf_counter() - started
+    words = getattr(engine, "selfplay_lines", None)
+    if callable(words) and report.stats:
+        report.figure_lines = list(words(report.stats, report.games, players, game_options))
     return report
 
 
-def main(game: str, *, games: int, players: int, seed: str | int = 0, out: TextIO | None = None) -> int:
+def main(
+    game: str,
+    *,
+    games: int,
+    players: int,
+    seed: str | int = 0,
+    out: TextIO | None = None,
+    options: Sequence[str] = (),
+) -> int:
     """Run and print a self-play report; 0 when every game ended soundly, 1 on a fault, 2 on bad arguments."""
     out = out or sys.stdout
     if games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
     try:
-        report = run_selfplay(game, games=games, players=players, seed=str(seed))
+        report = run_selfplay(game, games=games, players=players, seed=str(seed), options=options)
     except GameRuleError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.cogs.base import line
 from games.tables import lobby
-from games.tables.engine import FormField, GameRuleError
+from games.tables.engine import FormField, GameRuleError, MoveForm
 from games.tables.i18n import LANGUAGE_NAMES, LANGUAGES, normalise, tr
 from games.tables.lobby import Table
 from games.tables.options import option_hints
@@ -33,6 +33,7 @@ _GUILD = r"(?P<guild>[0-9]{1,20})"
 _TABLE = r"(?P<table>[a-z][a-z0-9_]{0,30}-[0-9]{1,9})"
 BUTTON_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:(?P<action>join|leave|start|ai-up|ai-down|hand|pass|end|end-table)"
 MOVE_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:move"
+FORMS_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:forms"
 CONTROL_TEMPLATE = rf"table:{_GUILD}:{_TABLE}:do:(?P<command>[^:]{{1,50}})"
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -230,6 +231,85 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_T
         await desk.click(interaction, self.guild_id, self.table, "!" + values[0])
 
 
+class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORMS_TEMPLATE):
+    """The menu of a member's moves made of several picks (``GameEngine.move_forms``, e.g. a Move's
+    cards), in their private "My hand" answer: a choice opens that move's form as it stands now."""
+
+    def __init__(
+        self,
+        guild: int,
+        table: str,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"table:{guild}:{table}:forms",
+                options=options or [],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
+        self.guild_id = guild
+        self.table = table
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> FormSelect:
+        options = list(item.options) if isinstance(item, discord.ui.Select) else []
+        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
+        return cls(int(match["guild"]), match["table"], options, placeholder=placeholder)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        desk: TableDesk = interaction.client.desk
+        values = self.item.values
+        form = await desk.move_form(self.guild_id, self.table, interaction.user, values[0]) if values else None
+        if form is None:
+            text = "That move is not open any more: press **My hand** again for the moves you have now."
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await interaction.response.send_modal(MoveFormModal(self.guild_id, self.table, form))
+
+
+class MoveFormModal(discord.ui.Modal):
+    """A move's form (``MoveForm``): a menu per field, several picks each; sending it types the move's
+    command followed by every value picked, down the same path as typed text."""
+
+    def __init__(self, guild: int, table: str, form: MoveForm) -> None:
+        title = form.label if len(form.label) <= 45 else form.label[:44] + "…"
+        super().__init__(title=title, custom_id=f"table:{guild}:{table}:move-form", timeout=15 * 60)
+        self.guild_id = guild
+        self.table = table
+        self.form = form
+        self.menus: list[discord.ui.Select[Any]] = []
+        for field in form.fields[:5]:  # Discord's limit of a form's fields
+            options = [discord.SelectOption(label=label[:100], value=value[:100]) for label, value in field.choices]
+            options = options[:MAX_OPTIONS]
+            menu: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=field.key,
+                options=options,
+                placeholder=field.placeholder[:150] or None,
+                min_values=0,
+                max_values=max(1, min(field.max_values, len(options))),
+                required=False,
+            )
+            self.menus.append(menu)
+            self.add_item(discord.ui.Label(text=field.label[:45], component=menu))
+
+    def command(self) -> str:
+        picked = [value for menu in self.menus for value in menu.values]
+        return line("!" + self.form.command, *picked)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        desk: TableDesk = interaction.client.desk
+        await desk.click(interaction, self.guild_id, self.table, self.command())
+
+
 class JoinForm(discord.ui.Modal):
     """What a game lets a seat bring (``GameEngine.join_form``), asked when **Join** is pressed.
 
@@ -305,15 +385,18 @@ def board_view(guild: int, table: Table) -> discord.ui.View:
     return view
 
 
-def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | None:
-    """The menu of the member's moves and the game's buttons among them, for their eyes only; None: no move."""
+def moves_view(
+    guild: int, table: Table, moves: list[str], forms: tuple[MoveForm, ...] = ()
+) -> discord.ui.View | None:
+    """The menu of the member's moves, the game's buttons among them and the menu of the moves that
+    open a form (a Move's cards), for their eyes only; None: no move."""
     controls = []
     if table.board is not None:
         offered = lobby.engine_of(table).controls(lobby.game_state(table), table.lang)
         controls = [c for c in offered if c.command in moves]
     words = {c.command for c in controls}
     menu = [m for m in moves if m not in words and len(m) <= OPTION_LIMIT]
-    if not menu and not controls:
+    if not menu and not controls and not forms:
         return None
     view = discord.ui.View(timeout=None)
     if menu:
@@ -325,6 +408,11 @@ def moves_view(guild: int, table: Table, moves: list[str]) -> discord.ui.View | 
         button = ControlButton(guild, table.name, control.command, label=control.label, style=control.style)
         button.row = 1
         view.add_item(button)
+    if forms:
+        options = [
+            discord.SelectOption(label=f.label[:OPTION_LIMIT], value=f.command[:OPTION_LIMIT]) for f in forms
+        ][:MAX_OPTIONS]
+        view.add_item(FormSelect(guild, table.name, options, placeholder="Pick the cards for…", row=2))
     return view
 
 

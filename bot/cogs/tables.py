@@ -34,6 +34,7 @@ from bot.router import Post
 from bot.table_ui import (
     OPTION_LIMIT,
     ControlButton,
+    FormSelect,
     JoinForm,
     MoveSelect,
     TableButton,
@@ -48,7 +49,7 @@ from bot.table_ui import (
 )
 from games.nomic.context import ChannelRole
 from games.tables import lobby
-from games.tables.engine import GameRuleError, PrivateWords
+from games.tables.engine import GameRuleError, MoveForm, PrivateWords
 from games.tables.i18n import tr
 from games.tables.lobby import Table, TableStatus
 from games.tables.service import Actor, TableService, is_table_name, parse_play
@@ -132,6 +133,18 @@ class TableDesk:
         options = engine.options_model.model_validate_json(found.game_options) if found.game_options else None
         fields = engine.join_form(options, found.lang)
         return JoinForm(guild, found, fields) if fields else None
+
+    async def move_form(
+        self, guild: int, table: str, user: discord.User | discord.Member, command: str
+    ) -> MoveForm | None:
+        """The form of the member's move ``command`` as it stands now (None: not open to them now)."""
+        if self.tables is None:
+            return None
+        try:
+            forms = await self.tables.move_forms(str(guild), table, Actor(str(user.id), user.display_name))
+        except GameRuleError:
+            return None
+        return next((f for f in forms if f.command == command), None)
 
     # -- the entry points --
 
@@ -438,7 +451,8 @@ class TableDesk:
             return None
         actor = Actor(str(origin.user.id), origin.user.display_name)
         moves = await self.tables.legal_moves(str(origin.guild.id), table.name, actor)
-        return moves_view(origin.guild.id, table, moves)
+        forms = await self.tables.move_forms(str(origin.guild.id), table.name, actor)
+        return moves_view(origin.guild.id, table, moves, forms)
 
     def _render(
         self, guild: discord.Guild, post: Post, table: Table | None, *, picture: bool, home: Any
@@ -624,10 +638,10 @@ class Tables(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TableButton, MoveSelect, ControlButton)
+        self.bot.add_dynamic_items(TableButton, MoveSelect, ControlButton, FormSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TableButton, MoveSelect, ControlButton)
+        self.bot.remove_dynamic_items(TableButton, MoveSelect, ControlButton, FormSelect)
 
     @word("play", description="open a table of a thread game in a new thread, with you seated")
     @app_commands.describe(

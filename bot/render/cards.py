@@ -9,11 +9,11 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from games.nomic.cards import Card, Suit
+from games.tables.pictures import font
 
 CARD_W, CARD_H = 48, 68
 GAP = 6
@@ -27,22 +27,6 @@ CARD_FACE = (250, 250, 247)
 CARD_EDGE = (150, 150, 150)
 MAX_CARDS = 60
 """A hand larger than this is drawn up to here and says how many more there are."""
-
-_FONT_FILES = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "LiberationSans-Bold.ttf", "Arial.ttf")
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> Font:
-    """A bold sans-serif font of ``size`` pixels; Pillow's own font when none is installed."""
-    for name in _FONT_FILES:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size)
-
 
 def _suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, r: float) -> None:
     """A suit symbol centred on (cx, cy), about 2r wide."""

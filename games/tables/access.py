@@ -132,6 +132,13 @@ def seats_text(table: Table) -> str:
     return "\n".join(lines)
 
 
+def lobby_note(table: Table) -> str | None:
+    """What the game says of the lobby at its size now (an option worth setting), if anything."""
+    engine = engine_of(table)
+    note = engine.lobby_note(game_options(engine, table.game_options), len(table.seats), table.lang)
+    return str(note) if note else None
+
+
 def board_of(table: Table, engine: AnyEngine, state: Any) -> str:
     """The public board as posted: the game's public view and who the AI plays or who left."""
     text = engine.public_view(state, table.lang)

@@ -25,7 +25,7 @@ from games.tables.actions import (
     TurnReminder,
     TurnTimeout,
 )
-from games.tables.engine import GameRuleError, NotASeatError
+from games.tables.engine import GameRuleError, MoveForm, NotASeatError
 from games.tables.events import TableEvent
 from games.tables.i18n import tr
 from games.tables.model import Table, TableError, TableOptions, TableStatus
@@ -233,6 +233,15 @@ class TableCore:
         engine = lobby.engine_of(found)
         state = lobby.game_state(found)
         return [engine.format_action(state, a) for a in engine.legal_actions(state, seat.name)]
+
+    async def move_forms(self, guild: str, table: str, actor: Actor) -> tuple[MoveForm, ...]:
+        """The actor's moves made of several picks (a Move's cards), as forms for their private view."""
+        found = await self._require(guild, table)
+        seat = found.seat_of(actor.id)
+        if seat is None or found.status is not TableStatus.PLAYING or seat.autopilot:
+            return ()
+        engine = lobby.engine_of(found)
+        return tuple(engine.move_forms(lobby.game_state(found), seat.name, found.lang))
 
     @staticmethod
     def rules(game: str, lang: str | None = None) -> str:

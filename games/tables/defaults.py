@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 from games.tables.i18n import tr
-from games.tables.values import Control, FormField, GameEvent, PrivateWords, SetupText, Timer
+from games.tables.values import Control, FormField, GameEvent, MoveForm, PrivateWords, SetupText, Timer
 
 
 class EngineDefaults:
@@ -67,6 +67,18 @@ class EngineDefaults:
     def private_words(self, lang: str) -> PrivateWords:
         return PrivateWords(tr(lang, "hand.name"), tr(lang, "hand.title"), tr(lang, "hand.button"))
 
+    def move_forms(self, state: Any, seat: str, lang: str) -> tuple[MoveForm, ...]:
+        del state, seat, lang
+        return ()
+
+    def lobby_note(self, options: Any, seats: int, lang: str) -> str | None:
+        del options, seats, lang
+        return None
+
+    def late_text(self, state: Any, seat: str, lang: str) -> str | None:
+        del state, seat, lang
+        return None
+
     def to_move(self, state: Any) -> str | None:
         awaited = self.awaiting(state)
         return next(iter(awaited)) if len(awaited) == 1 else None
@@ -90,6 +102,11 @@ class EngineDefaults:
     def controls(self, state: Any, lang: str) -> tuple[Control, ...]:
         del state, lang
         return ()
+
+    def selfplay_stats(self, state: Any) -> dict[str, str | float | bool]:
+        """Figures of one finished game that ``python -m bot selfplay`` sums up (a word, a number or a yes/no)."""
+        del state
+        return {}
 
 
 def _word(value: object) -> str:

@@ -53,6 +53,7 @@ from games.tables.values import (
     GameEvent,
     GameResult,
     GameStatus,
+    MoveForm,
     Outcome,
     PrivateWords,
     SeatsOnly,
@@ -80,6 +81,7 @@ __all__ = [
     "GameStatus",
     "IllegalActionError",
     "MissingCardError",
+    "MoveForm",
     "NotASeatError",
     "NotEnoughHoursError",
     "NotYourTurnError",
@@ -244,7 +246,10 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
     def on_timeout(
         self, state: StateT, timer: Timer, rng: random.Random
     ) -> tuple[StateT, tuple[GameEvent, ...]] | None:
-        """What happens when ``timer`` passes; None: the AI plays the awaited seats it concerns."""
+        """What happens when ``timer`` passes; None: the AI plays the awaited seats it concerns.
+
+        Called for the game's own deadlines and for the table's turn clock of a game without any
+        (``turn:SEAT``, kind ``turn``): a game whose rules say what a late turn does answers that one."""
         ...
 
     def is_secret(self, action: ActionT) -> bool:
@@ -253,6 +258,18 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
     def controls(self, state: StateT, lang: str) -> tuple[Control, ...]:
         """The buttons the board offers now (besides the framework's **My hand**)."""
+        ...
+
+    def move_forms(self, state: StateT, seat: str, lang: str) -> tuple[MoveForm, ...]:
+        """Moves of ``seat`` built from several picks (the cards of a set), offered as forms in its private view."""
+        ...
+
+    def lobby_note(self, options: OptionsT | None, seats: int, lang: str) -> str | None:
+        """A word for the lobby at ``seats`` seats (an option worth setting at this size); None: nothing."""
+        ...
+
+    def late_text(self, state: StateT, seat: str, lang: str) -> str | None:
+        """What ``on_timeout`` will do if ``seat``'s turn runs out now, for its reminder; None: the AI plays it."""
         ...
 
     def legal_actions(self, state: StateT, seat: str) -> list[ActionT]:

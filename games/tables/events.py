@@ -127,6 +127,19 @@ class Notice:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyNote:
+    """The game's word for the lobby at its size now (``GameEngine.lobby_note``), in the table's language."""
+
+    kind: ClassVar[str] = "lobby"
+    audience: ClassVar[Audience] = None
+    note: str
+
+    def text(self, lang: str = "en") -> str:
+        del lang
+        return self.note
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     kind: ClassVar[str] = "lobby"
     audience: ClassVar[Audience] = None
@@ -212,8 +225,19 @@ class Reminder:
     member: str
     deadline: datetime
     left: timedelta
+    then: str = ""
+    """What the game does when the turn runs out (``GameEngine.late_text``); empty: the AI plays it."""
 
     def text(self, lang: str = "en") -> str:
+        if self.then:
+            return tr(
+                lang,
+                "clock.reminder_then",
+                seat=self.seat,
+                left=duration_text(self.left.total_seconds(), lang),
+                deadline=stamp(self.deadline, lang),
+                then=self.then,
+            )
         return tr(
             lang,
             "clock.reminder",
@@ -231,10 +255,14 @@ class TimedOut:
     member: str
     timeouts: int
     for_good: bool
+    handled: bool = False
+    """The game said what the late turn does (``on_timeout``) instead of the AI playing it."""
 
     def text(self, lang: str = "en") -> str:
         if self.for_good:
             return tr(lang, "clock.timed_out_for_good", seat=self.seat, n=self.timeouts)
+        if self.handled:
+            return tr(lang, "clock.timed_out_game", seat=self.seat, n=self.timeouts)
         return tr(lang, "clock.timed_out", seat=self.seat, n=self.timeouts)
 
 
@@ -269,6 +297,7 @@ TableEvent = (
     | SeatsChanged
     | Brought
     | Notice
+    | LobbyNote
     | GameStarted
     | Moved
     | BoardShown

@@ -28,7 +28,8 @@ class GameSpec:
     """What a game package brings: its engine, its AI, its texts, its picture and its language.
 
     ``picture``: the public table as a PNG (None: the board has words only); it must never draw
-    anything hidden. ``locales``: the folder of the game's ``LANG.toml`` catalogues.
+    anything hidden. ``locales``: the folder of the game's ``LANG.toml`` catalogues. ``bench``: the
+    game's own timings (``python -m bot bench --game NAME``), given the runs per figure; lines of a report.
     """
 
     engine: AnyEngine
@@ -37,6 +38,7 @@ class GameSpec:
     locales: Path | None = None
     default_lang: str = "en"
     aliases: tuple[str, ...] = field(default=())
+    bench: Callable[[int], list[str]] | None = None
 
     @property
     def name(self) -> str:

@@ -15,12 +15,13 @@ from games.tables.access import (
     brought_text,
     clocks_text,
     engine_of,
+    lobby_note,
     read_setup,
     setup_text,
 )
 from games.tables.actions import JoinTable, OpenTable, SetAISeats
 from games.tables.engine import BadCommandError, NotASeatError, SeatingError
-from games.tables.events import Brought, SeatsChanged, TableEvent, TableOpened
+from games.tables.events import Brought, LobbyNote, SeatsChanged, TableEvent, TableOpened
 from games.tables.i18n import tr
 from games.tables.model import Seat, Table, TableError, ai_seats, seat_name
 from games.tables.registry import get_game
@@ -80,7 +81,15 @@ def open_table(action: OpenTable, at: datetime) -> Step:
         options_words(table),
         brought_text(table),
     )
-    return Step(table, (opened, *_told(table, seats[0])))
+    return Step(table, (opened, *_noted(None, table), *_told(table, seats[0])))
+
+
+def _noted(before: Table | None, after: Table) -> tuple[TableEvent, ...]:
+    """The game's note for the lobby when its size changed what the game has to say."""
+    note = lobby_note(after)
+    if note is None or (before is not None and lobby_note(before) == note):
+        return ()
+    return (LobbyNote(note),)
 
 
 def _told(table: Table, seat: Seat) -> tuple[TableEvent, ...]:
@@ -136,7 +145,7 @@ def join(table: Table, action: JoinTable) -> Step:
     new = table.model_copy(update={"seats": (*humans, seat, *table.ai_seats)})
     public = setup_text(new, seat).public or ""
     sat = SeatsChanged("sit", seat.name, 0, _seat_list(new), engine.max_seats, public)
-    return Step(new, (sat, *_told(new, seat)))
+    return Step(new, (sat, *_noted(table, new), *_told(new, seat)))
 
 
 def set_ai_seats(table: Table, action: SetAISeats) -> Step:
@@ -159,7 +168,7 @@ def set_ai_seats(table: Table, action: SetAISeats) -> Step:
             )
         )
     new = table.model_copy(update={"seats": (*humans, *ai_seats(action.count))})
-    return Step(new, (SeatsChanged("ai", "", action.count, _seat_list(new), engine.max_seats),))
+    return Step(new, (SeatsChanged("ai", "", action.count, _seat_list(new), engine.max_seats), *_noted(table, new)))
 
 
 def expire(table: Table, at: datetime) -> Step:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games.tables.access import brought_text, clocks_text, engine_of, game_state, seats_text
+from games.tables.access import brought_text, clocks_text, engine_of, game_state, lobby_note, seats_text
 from games.tables.events import duration_text, stamp
 from games.tables.i18n import join_names, tr
 from games.tables.model import Table, TableStatus
@@ -32,6 +32,9 @@ def lobby_text(table: Table) -> str:
     words = options_words(table)
     if words:
         text += "\n" + tr(lang, "lobby.options", options=words)
+    note = lobby_note(table)
+    if note:
+        text += "\n" + note
     expires = table.lobby_expires_at
     if expires is not None:
         text += "\n" + tr(lang, "lobby.expires", at=stamp(expires, lang))

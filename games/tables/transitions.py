@@ -13,8 +13,9 @@ Choices this module makes:
 - AI seats move at once: at the start, and right after any action that awaits them.
 - A deadline starts when the state first shows it and does not restart while it stays (a turn
   does not restart while its seat keeps moving). A turn clock gets a reminder at
-  ``reminder_fraction`` of its time. When a turn's time passes, the AI plays the rest of that turn;
-  after ``timeouts_to_ai`` turns in a row that ran out the AI plays the seat for good. A move by
+  ``reminder_fraction`` of its time. When a turn's time passes, the AI plays the rest of that turn,
+  unless the game says what a late turn does (``on_timeout`` for the table's turn clock, e.g. "a
+  Draw"); after ``timeouts_to_ai`` turns in a row that ran out the AI plays the seat for good. A move by
   the member resets the count. A phase clock does what the game says (``on_timeout``) and is no strike.
 - Leaving a lobby frees the seat; leaving a game under way hands the seat to the AI for good. A
   table whose human seats are all gone is abandoned; so is one a moderator ends, and a lobby
@@ -202,7 +203,8 @@ def remind(table: Table, at: datetime, key: str | None = None) -> Step:
         raise TableError("no reminder is due")
     marked = tuple(c.model_copy(update={"reminded": True}) if c.key == clock.key else c for c in table.clocks)
     new = table.model_copy(update={"clocks": marked})
-    return Step(new, (Reminder(seat.name, seat.member, clock.deadline, clock.deadline - at),))
+    then = engine_of(table).late_text(game_state(table), seat.name, table.lang) or ""
+    return Step(new, (Reminder(seat.name, seat.member, clock.deadline, clock.deadline - at, then),))
 
 
 def timeout(table: Table, at: datetime, rng: random.Random, key: str | None = None) -> Step:
@@ -214,19 +216,19 @@ def timeout(table: Table, at: datetime, rng: random.Random, key: str | None = No
     state = game_state(table)
     events: list[TableEvent] = []
     new = table
+    timer = Timer(clock.key, clock.seconds, clock.kind, clock.seat)
+    own = clock.key in {t.key for t in engine.timers(state)} or clock.key == clocks.default_key(clock.seat or "")
+    handled = engine.on_timeout(state, timer, rng) if own else None
     seat = table.seat_named(clock.seat) if clock.seat is not None else None
     if clock.kind == "turn" and seat is not None and seat.member is not None and not seat.played_by_ai:
         count = seat.timeouts + 1
         for_good = count >= table.options.timeouts_to_ai
         new = _replace_seat(table, seat.model_copy(update={"timeouts": count, "autopilot": for_good}))
-        events.append(TimedOut(seat.name, seat.member, count, for_good))
+        events.append(TimedOut(seat.name, seat.member, count, for_good, handled is not None))
     else:
         awaited = engine.awaiting(state)
         late = tuple(s.name for s in table.seats if s.name in awaited and not s.played_by_ai)
         events.append(PhaseTimedOut(late))
-    timer = Timer(clock.key, clock.seconds, clock.kind, clock.seat)
-    own = clock.key in {t.key for t in engine.timers(state)}
-    handled = engine.on_timeout(state, timer, rng) if own else None
     if handled is not None:
         state, happened = handled
         events.append(Moved(clock.seat or "", by_ai=False, events=tuple(happened)))

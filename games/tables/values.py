@@ -125,6 +125,22 @@ class FormField:
     """(label, value) pairs offered as a menu; empty: the member types the value."""
     required: bool = False
     placeholder: str = ""
+    max_values: int = 1
+    """How many of ``choices`` may be picked (a move's cards); each picked value is typed."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveForm:
+    """A move whose words the menu of moves cannot list (a set of cards), offered as a form of menus.
+
+    Picking it in a member's private view opens ``fields`` (menus of ``choices``, ``max_values``
+    picks each); sending the form types ``command`` followed by every value picked, in the order of
+    the fields: the same words the member could type (``move 2 7W 4S``).
+    """
+
+    command: str
+    label: str
+    fields: tuple[FormField, ...]
 
 
 @dataclass(frozen=True, slots=True)
