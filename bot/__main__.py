@@ -77,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--offers-per-week", type=int, default=183, help="with --offer-weeks: offers made each week")
     bench.add_argument(
+        "--cards",
+        type=int,
+        help="instead of the busy week: a card library of this many designs; time submitting, approving, loading",
+    )
+    bench.add_argument(
         "--tick-sizes",
         type=_sizes,
         default=(300, 1_000, 3_000),
@@ -153,6 +158,10 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "bench":
         from bot.bench import bench, offers_bench
 
+        if args.cards is not None:
+            from bot.bench_cards import cards_bench
+
+            return asyncio.run(cards_bench(designs=args.cards, runs=args.tick_runs, seed=args.seed, where=args.dir))
         if args.offer_weeks is not None:
             return asyncio.run(
                 offers_bench(

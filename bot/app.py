@@ -29,6 +29,7 @@ from discord.ext import commands
 from bot import notices
 from bot.board import BoardPoster
 from bot.cogs.base import present
+from bot.cogs.cards import CardDesk
 from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
 from bot.memory import Memory
@@ -36,8 +37,10 @@ from bot.notices import Notices
 from bot.permissions import cannot_post
 from bot.router import Post, Router, error_text, outcome_posts
 from bot.settings import Settings
+from data.library_store import LibraryStore
 from data.store import Store
 from data.table_store import TableStore
+from games.ictc.service import LibraryService
 from games.nomic import commands as words
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -58,6 +61,7 @@ COGS = (
     "bot.cogs.admin",
     "bot.cogs.help",
     "bot.cogs.tables",
+    "bot.cogs.cards",
     "bot.cogs.events",
 )
 GLOBAL_SYNC_KEY = "global_commands_sha256"
@@ -104,11 +108,13 @@ class NomicBot(commands.Bot):
         self.timers = clock is None if timers is None else timers
         self.store: Store | None = None
         self.table_store: TableStore | None = None
+        self.library_store: LibraryStore | None = None
         self._router: Router | None = None
         self.scheduler: LiveScheduler | None = None
         self._configs: dict[int, GuildConfig] = {}
         self.board = BoardPoster(self, settings.board_refresh_seconds)
         self.desk = TableDesk(self)
+        self.cards = CardDesk(self)
         self.notices = Notices(self)
         self.memory = Memory(enabled=clock is None)
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
@@ -116,7 +122,8 @@ class NomicBot(commands.Bot):
     # -- life cycle --
 
     async def open_store(self) -> tuple[Store, TableStore]:
-        """Open the database (both connections), once. ``StoreOpenError`` leaves nothing open.
+        """Open the database (its three connections: the round's, the tables', the card library's), once.
+        ``StoreOpenError`` leaves nothing open.
 
         ``run_bot`` calls it before logging in, so a file that cannot be used stops the bot at once,
         without a connection to Discord; otherwise ``setup_hook`` does.
@@ -131,13 +138,20 @@ class NomicBot(commands.Bot):
         except BaseException:
             await store.close()
             raise
-        self.store, self.table_store = store, tables
+        try:
+            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous)
+        except BaseException:
+            await tables.close()
+            await store.close()
+            raise
+        self.store, self.table_store, self.library_store = store, tables, cards
         return store, tables
 
     async def setup_hook(self) -> None:
         store, table_store = await self.open_store()
         service = RoundService(store)
-        self._router = Router(service, TableService(table_store))
+        library = LibraryService(self.library_store) if self.library_store is not None else None
+        self._router = Router(service, TableService(table_store), library)
         self.scheduler = LiveScheduler(
             service, self.clock, self.announce, work=self.scheduled_work, next_due=self._router.next_due
         )
@@ -167,6 +181,9 @@ class NomicBot(commands.Bot):
             if self.table_store is not None:
                 tables, self.table_store = self.table_store, None
                 await tables.close()
+            if self.library_store is not None:
+                cards, self.library_store = self.library_store, None
+                await cards.close()
 
     async def close(self) -> None:
         await super().close()  # the gateway first, so no event arrives after the store is closed
@@ -192,6 +209,11 @@ class NomicBot(commands.Bot):
     def table_service(self) -> TableService | None:
         """The thread games' service, or None before ``setup_hook`` (for autocomplete and buttons)."""
         return self._router.tables if self._router is not None else None
+
+    @property
+    def library(self) -> LibraryService | None:
+        """The card library's service, or None before ``setup_hook`` (for autocomplete and buttons)."""
+        return self._router.library if self._router is not None else None
 
     async def round_state(self, guild_id: int) -> RoundState | None:
         """The guild's state, or None (no round, or the bot is not ready): for autocomplete."""
@@ -316,9 +338,11 @@ class NomicBot(commands.Bot):
         a table's posts in the table's thread. What cannot be posted is told to the moderators."""
         if any(post.thread is not None for post in posts):
             await self.desk.deliver(guild, posts)
+        if any(post.card is not None or (post.to and post.thread is None) for post in posts):
+            await self.cards.deliver(guild, [p for p in posts if p.thread is None and (p.card is not None or p.to)])
         config = await self.config(guild.id)
         for post in posts:
-            if post.thread is not None:
+            if post.thread is not None or post.card is not None or post.to:
                 continue
             role = post.channel or ChannelRole.GAME_ACTIONS
             channel = config.channel_for(guild, role)
@@ -396,6 +420,8 @@ class NomicBot(commands.Bot):
         await self.ensure_round(guild)
         if await self.desk.run(ctx, text):
             return  # a thread game's command: answered by the tables
+        if await self.cards.run(ctx, text):
+            return  # a card library's command (`!card`, `!guild`)
         config = await self.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = self.context(ctx.author, ctx.channel, config, event)
@@ -415,6 +441,8 @@ class NomicBot(commands.Bot):
             return  # not a command: the events cog reads proposals and candidacies
         if message.guild is None:
             # a DM: a move at a thread game's table (a secret vote, say), or a pointer to the server
+            if await self.cards.direct(message, command_text(message.content, self.settings.command_prefix)):
+                return
             if await self.desk.direct(message, command_text(message.content, self.settings.command_prefix)):
                 return
             await message.channel.send("I take commands in a server's channels; `!help` there lists them.")

@@ -38,7 +38,7 @@ import aiosqlite
 
 from bot import bench_ticks
 from bot.router import Router
-from data.store import ArchiveRow, LoggedAction, Snapshot, Store
+from data.store import ArchiveRow, JoinedWrite, LoggedAction, Snapshot, Store
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -143,6 +143,7 @@ class TimedStore:
         seed: str | None = None,
         snapshot: str | None = None,
         archive: Sequence[ArchiveRow] = (),
+        joined: JoinedWrite | None = None,
     ) -> bool:
         started = time.perf_counter()
         stored = await self.store.append(
@@ -157,6 +158,7 @@ class TimedStore:
             seed=seed,
             snapshot=snapshot,
             archive=archive,
+            joined=joined,
         )
         elapsed = time.perf_counter() - started
         self.appends += 1

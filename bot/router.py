@@ -7,15 +7,24 @@ command gets the same checks and the same words wherever it was typed.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.texts import help_text, phase_text
-from games.nomic import commands, views
+from data.library_store import LibraryConflictError
+from games.ictc.actions import CopyMove
+from games.ictc.commands import LIBRARY_WORDS, is_library_command
+from games.ictc.events import Note
+from games.ictc.service import LibraryService
+from games.nomic import commands, engine, views
 from games.nomic.actions import (
+    AcceptTrade,
     Action,
+    AdminGive,
+    AdminTake,
     DeleteMessage,
     EditMessage,
+    OfferTrade,
     Propose,
     React,
     ShowHelp,
@@ -32,7 +41,7 @@ from games.nomic.actions import (
     Stand,
 )
 from games.nomic.context import ChannelRole, Context
-from games.nomic.errors import BadInputError, RuleError
+from games.nomic.errors import BadInputError, ConflictError, RuleError
 from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
@@ -66,6 +75,10 @@ class Post:
     """Members a table post is addressed to (whose turn it is)."""
     to: tuple[str, ...] = ()
     """Members who each see this post privately (a card for some seats); never posted in a channel."""
+    card: tuple[int, int] | None = None
+    """A card of the library to show with the text: (design, version); Discord draws its picture."""
+    review: bool = False
+    """With the card's Approve / Reject / Comment buttons."""
 
 
 def error_text(error: RuleError) -> str:
@@ -113,52 +126,109 @@ def table_post(post: TablePost) -> Post:
     )
 
 
+def library_post(note: Note, at: datetime | None = None, channel: ChannelRole | None = None) -> Post:
+    """A note of the card library as every adapter sees posts (``channel``: announced there, not a reply)."""
+    return Post(
+        note.text,
+        channel=None if note.private or note.to else channel,
+        private=note.private,
+        at=at,
+        to=note.to,
+        card=note.card,
+        review=note.review,
+    )
+
+
+COPIES_NOT_HERE = "card copies are traded only where the card library runs"
+COPIES_NOT_GIVEN = (
+    "card copies belong to the card library: they change hands by trade or in a battle's kitty, not by a"
+    " moderator's correction"
+)
+
+
 ROUND_WORDS_IN_THREADS: frozenset[str] = (
     frozenset(
         {w.name for w in commands.COMMAND_WORDS if not w.channels}
         | {a for a, name in commands.ALIASES.items() if not commands.COMMANDS_BY_NAME[name].channels and name != "help"}
     )
     - TABLE_WORDS
-)
-"""The round's anywhere-commands (``!inventory``, ``!lots``...) keep working in a table's thread
-when the game has no move of that name."""
+) | LIBRARY_WORDS
+"""The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
+``!guild``) keep working in a table's thread when the game has no move of that name."""
 
 MAX_DUE_ROUNDS = 100_000
 
 
 class Router:
-    def __init__(self, service: RoundService, tables: TableService | None = None) -> None:
+    def __init__(
+        self, service: RoundService, tables: TableService | None = None, library: LibraryService | None = None
+    ) -> None:
         self.service = service
         self.tables = tables
         """Thread games; None: the router knows only the round (no ``!play``, no table threads)."""
+        self.library = library
+        """The card library (``!card``, ``!guild``, card copies in trades); None: not on this router."""
+
+    async def _side_due(self, guild: str) -> datetime | None:
+        """The earliest scheduled work of the tables and the card library."""
+        found = []
+        if self.tables is not None:
+            found.append(await self.tables.next_due(guild))
+        if self.library is not None:
+            found.append(await self.library.next_due(guild))
+        due = [at for at in found if at is not None]
+        return min(due) if due else None
 
     async def due_work(self, guild: str, now: datetime) -> list[Post]:
-        """Apply scheduled work due by ``now`` (the round's and the tables'), in time order."""
+        """Apply scheduled work due by ``now`` (the round's, the tables' and the card library's), in time order."""
         posts: list[Post] = []
-        if self.tables is not None:
-            for _ in range(MAX_DUE_ROUNDS):
-                at = await self.tables.next_due(guild)
-                if at is None or at > now:
-                    break
-                for tick_at, outcome in await catch_up(self.service, guild, at):
-                    posts.extend(outcome_posts(outcome, tick_at))
-                done = await self.tables.due(guild, at)
-                if not done:
-                    break
-                posts.extend(table_post(p) for p in done)
+        for _ in range(MAX_DUE_ROUNDS):
+            at = await self._side_due(guild)
+            if at is None or at > now:
+                break
+            for tick_at, outcome in await catch_up(self.service, guild, at):
+                posts.extend(outcome_posts(outcome, tick_at))
+            done: list[Post] = []
+            if self.tables is not None:
+                done.extend(table_post(p) for p in await self.tables.due(guild, at))
+            if self.library is not None:
+                counted = await self.library.due(guild, at)
+                done.extend(library_post(note, when, ChannelRole.GAME_ACTIONS) for when, note in counted)
+            if not done:
+                break
+            posts.extend(done)
         for at, outcome in await catch_up(self.service, guild, now):
             posts.extend(outcome_posts(outcome, at))
         return posts
 
     async def next_due(self, guild: str) -> datetime | None:
-        """The next instant with scheduled work: the round's next tick or a table's reminder or timeout."""
+        """The next instant with scheduled work: the round's next tick, a table's reminder or timeout, or a
+        guild's vote on a card."""
         state = await self.service.state(guild)
         due = [next_tick(state).at] if state is not None else []
-        if self.tables is not None:
-            at = await self.tables.next_due(guild)
-            if at is not None:
-                due.append(at)
+        side = await self._side_due(guild)
+        if side is not None:
+            due.append(side)
         return min(due) if due else None
+
+    async def library_command(
+        self,
+        guild: str,
+        ctx: Context,
+        content: str,
+        resolve: commands.MemberResolver,
+        *,
+        source_line: int | None = None,
+    ) -> list[Post] | None:
+        """A ``!card`` or ``!guild`` command, answered by the card library; None when it is not one."""
+        if self.library is None or not is_library_command(content):
+            return None
+        outcome = await self.library.command(guild, ctx, content, resolve, source_line=source_line)
+        if outcome.duplicate:
+            return []
+        if outcome.error is not None:
+            return [Post(error_text(outcome.error), error=True)]
+        return [library_post(note) for note in outcome.notes]
 
     async def message(
         self,
@@ -179,9 +249,21 @@ class Router:
         ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
         """
         if dm:
-            # a DM to the bot is for the tables (a secret move names its table); answers stay private
+            # a DM to the bot is for the tables (a secret move names its table) or the card library (a
+            # draft typed where nobody else reads it); answers stay private
+            drafted = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
+            if drafted is not None:
+                # the answer comes by DM; what everyone may see (a submitted card) is also announced
+                answers = [replace(p, private=True, channel=None) if not p.to else p for p in drafted]
+                shown = [
+                    replace(p, channel=ChannelRole.GAME_ACTIONS) for p in drafted if not (p.private or p.error or p.to)
+                ]
+                return answers + shown
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
+        library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
+        if library_posts is not None:
+            return library_posts
         table_posts = await self.table_command(
             guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
         )
@@ -254,18 +336,71 @@ class Router:
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         """Answer a query from the state, or carry out an action through the service."""
+        copies_line = ""
         try:
             if not action.changes_state:
                 text = await self._query(guild, ctx, action)
                 return [Post(text, private=_is_own_inventory(ctx, action))]
+            if isinstance(action, AdminGive | AdminTake) and action.items.copies:
+                raise BadInputError(COPIES_NOT_GIVEN)
+            if isinstance(action, AcceptTrade):
+                settled = await self._accept_with_copies(guild, ctx, action, source_line)
+                if settled is not None:
+                    return settled
+            if isinstance(action, OfferTrade) and (action.give.copies or action.get.copies):
+                copies_line = await self._offered_copies(guild, ctx, action)
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
+        return self._answer(ctx, outcome, copies_line)
+
+    def _answer(self, ctx: Context, outcome: Outcome, extra: str = "") -> list[Post]:
         if outcome.duplicate:
             return []
         if outcome.error is not None:
             return [Post(error_text(outcome.error), error=True)]
-        return [Post(outcome.text()), *announcements(outcome, ctx)]
+        text = outcome.text() + (f"\n{extra}" if extra else "")
+        return [Post(text), *announcements(outcome, ctx)]
+
+    async def _offered_copies(self, guild: str, ctx: Context, action: OfferTrade) -> str:
+        """A trade offer with card copies: each side must hold the copies it would give (checked again at
+        acceptance); the answer says what the copies are."""
+        if self.library is None:
+            raise BadInputError(COPIES_NOT_HERE)
+        state = await self.service.state(guild)
+        if state is not None:
+            engine.check(state, ctx, action)  # the round's own refusals first (channel, players, holdings)
+        await self.library.check_copies(guild, {ctx.actor: action.give.copies, action.target: action.get.copies})
+        return "In it: " + await self.library.describe_copies(guild, (*action.give.copies, *action.get.copies)) + "."
+
+    async def _accept_with_copies(
+        self, guild: str, ctx: Context, action: AcceptTrade, source_line: int | None
+    ) -> list[Post] | None:
+        """Accepting a trade that moves card copies: one transaction for both.
+
+        Under the library's lock the round's rules check the acceptance first (who may accept, what each
+        side holds), then the library checks the copies; the round's store writes the trade and, in the
+        same transaction, the copies' new owners (each only from the owner read), so either both change
+        or neither does. None when the trade moves no copies (the round alone settles it).
+        """
+        state = await self.service.state(guild)
+        trade = state.trades.get(action.number) if state is not None else None
+        if state is None or trade is None or not (trade.give.copies or trade.get.copies):
+            return None
+        if self.library is None:
+            raise BadInputError(COPIES_NOT_HERE)
+        engine.check(state, ctx, action)
+        moves = [CopyMove(copy_id=c, giver=trade.offerer, taker=trade.target) for c in trade.give.copies]
+        moves += [CopyMove(copy_id=c, giver=trade.target, taker=trade.offerer) for c in trade.get.copies]
+        async with self.library.lock(guild):
+            joined = await self.library.join_moves(guild, ctx, moves)
+            try:
+                outcome = await self.service.act(guild, ctx, action, source_line=source_line, joined=joined)
+            except LibraryConflictError:
+                raise ConflictError("the card copies changed hands meanwhile; nothing was traded, try again") from None
+        takers = {m.copy_id: m.taker for m in moves}
+        moved = await self.library.describe_copies(guild, tuple(takers), takers)
+        return self._answer(ctx, outcome, f"Card copies moved: {moved}." if outcome.accepted else "")
 
     async def reaction(
         self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None
@@ -310,7 +445,8 @@ class Router:
 
     async def _query(self, guild: str, ctx: Context, action: Action) -> str:
         if isinstance(action, ShowHelp):
-            return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=self.tables is not None)
+            tables, cards = self.tables is not None, self.library is not None
+            return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=tables, cards=cards)
         state = await self.service.state(guild)
         if state is None:
             raise NotStartedError("the round has not started on this server yet")

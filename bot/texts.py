@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from games.ictc.commands import HELP_SUMMARY, HELP_SUMMARY_MODERATORS
 from games.nomic.commands import COMMAND_WORDS
 from games.nomic.context import ChannelRole
 from games.nomic.state import RoundState
@@ -30,7 +31,7 @@ def phase_text(state: RoundState, now: datetime) -> str:
     return "\n".join(lines)
 
 
-def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False) -> str:
+def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False, cards: bool = False) -> str:
     here = [w for w in COMMAND_WORDS if (not w.channels or channel in w.channels) and not w.moderators_only]
     elsewhere = [w for w in COMMAND_WORDS if w.channels and channel not in w.channels]
     lines = ["Commands you can use here:"]
@@ -47,11 +48,17 @@ def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False)
         lines.append(f"Moderators: `{admin.usage}`.")
     lines.append(
         "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
-        "ITEMS are `N points`, card codes, `spm`, or `nothing`."
+        "ITEMS are `N points`, card codes, `spm`, card copies (`copy:12`), or `nothing`."
     )
     if tables:
         lines.append(
             "Thread games: `!play GAME [ai:N] [turn:24h]` opens a table in a new thread (`!help` there lists its"
             " commands); `!games` lists the open tables; `!rules GAME` explains a game."
         )
+    if cards:
+        lines.append("The card library, anywhere (`!card help` explains each command):")
+        lines.extend(f"`{usage}` - {summary}" for usage, summary in HELP_SUMMARY)
+        if is_moderator:
+            usage, summary = HELP_SUMMARY_MODERATORS
+            lines.append(f"`{usage}` - {summary}")
     return "\n".join(lines)

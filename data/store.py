@@ -57,6 +57,17 @@ class ArchiveRow(Protocol):
     def body(self) -> str: ...
 
 
+class JoinedWrite(Protocol):
+    """Another store's part of an action (``data.library_store``: card copies a trade moves), written
+    inside the round's transaction so both commit or neither does."""
+
+    async def write(self, conn: aiosqlite.Connection) -> None:
+        """Write inside the open transaction; raise to roll the whole action back."""
+
+    def committed(self) -> None:
+        """The transaction is durable."""
+
+
 @dataclass(frozen=True)
 class GuildSettings:
     """What a guild's moderators configured for the Discord adapter."""
@@ -384,16 +395,19 @@ class Store:
         seed: str | None = None,
         snapshot: str | None = None,
         archive: Sequence[ArchiveRow] = (),
+        joined: JoinedWrite | None = None,
     ) -> bool:
-        """Log one action (and optionally a snapshot and archived records) in one transaction.
+        """Log one action (and optionally a snapshot, archived records, another store's part) in one
+        transaction.
 
         Returns False, changing nothing, when the event was logged before. ``seed`` creates the
-        guild's row with the first action of its round.
+        guild's row with the first action of its round. ``joined`` writes after the action's row;
+        when it raises, nothing of the action is kept and the error goes to the caller.
         """
         conn = self._conn
         row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
         marks = self.progress.unsaved() if self.progress is not None else []
-        if seed is None and snapshot is None and not archive and not marks:
+        if seed is None and snapshot is None and not archive and not marks and joined is None:
             # One statement in autocommit mode is its own transaction: one round trip, one commit.
             try:
                 await conn.execute(_INSERT_ACTION, row)
@@ -410,6 +424,8 @@ class Store:
                     (guild, seed, at.isoformat()),
                 )
             await conn.execute(_INSERT_ACTION, row)
+            if joined is not None:
+                await joined.write(conn)
             if snapshot is not None:
                 await conn.execute(
                     "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
@@ -437,6 +453,8 @@ class Store:
             raise
         if self.progress is not None:
             self.progress.saved(marks)
+        if joined is not None:
+            joined.committed()
         return True
 
     async def archived(

@@ -44,6 +44,7 @@ async def test_the_transcript_examples_of_the_simulator_page_come_from_real_runs
             ("governance_proposals.jsonl", None),
             ("table_wikipedia.jsonl", "7"),
             ("table_ballot.jsonl", "7"),
+            ("cards.jsonl", "3"),
         ):
             transcript, _ = await _run(name, seed)
             said += transcript

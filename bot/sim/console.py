@@ -14,8 +14,10 @@ from typing import IO
 from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
+from data.library_store import LibraryStore
 from data.store import Store
 from data.table_store import TableStore
+from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
 from games.tables.service import TableService
 from scheduler.calendar import parse_duration
@@ -24,6 +26,7 @@ HELP = """Lines you type are posted as the current member in the current channel
   /as NAME         act as another member (they become known to the server)
   /in CHANNEL      post in another channel (auctions, game-actions, proposals, judge-elections)
                    or in a thread game's thread: `!play wikipedia ai:2`, then /in wikipedia-1
+                   (`!card help` lists the card library's commands; a card's fields fit one line with |)
   /react ID 👍     react to message ID as the current member (/unreact ID 👍 takes it back)
   /edit ID TEXT    edit message ID;  /delete ID  delete it
   /advance 2d      move the clock on (w d h m s), running everything due
@@ -95,7 +98,9 @@ class ConsoleSession:
             await self.world.feed(DeleteLine(type="delete", at=self.now, message=words[0]))
         elif verb == "state":
             tables = await self.world.tables.all_tables(GUILD) if self.world.tables is not None else []
-            document = await guild_document(self.world.service, GUILD, self.now, tables)
+            library = self.world.router.library
+            cards = await library.state(GUILD) if library is not None else None
+            document = await guild_document(self.world.service, GUILD, self.now, tables, cards)
             self.say(json.dumps(document, indent=2, ensure_ascii=False))
         else:
             self.say("! unknown or incomplete console command; /help lists them")
@@ -119,9 +124,16 @@ async def console(
             await store.close()
             raise
         try:
+            library_store = await LibraryStore.open(path)
+        except BaseException:
+            await table_store.close()
+            await store.close()
+            raise
+        try:
             service = RoundService(store)
             tables = TableService(table_store, seed=seed)
-            world = World(Router(service, tables), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
+            library = LibraryService(library_store)
+            world = World(Router(service, tables, library), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
             world.on_say = lambda said: _show(said, out)
             session = ConsoleSession(world, out, start or datetime.now(UTC).replace(microsecond=0))
             await world.feed(SetupLine(type="setup", at=session.now, admins=[session.me]))
@@ -136,6 +148,7 @@ async def console(
                     break
             await service.save_snapshots()
         finally:
+            await library_store.close()
             await table_store.close()
             await store.close()
     return 0

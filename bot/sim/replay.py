@@ -22,8 +22,10 @@ from pydantic import ValidationError
 from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
+from data.library_store import LibraryStore
 from data.store import ReplayProgress, Store
 from data.table_store import TableStore
+from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
 from games.tables.service import TableService
 
@@ -91,14 +93,20 @@ async def replay(
         try:
             tables = await TableStore.open(path, progress=progress)
             try:
-                return await _run(store, lines, seed=seed, until=until, table_store=tables)
+                cards = await LibraryStore.open(path, progress=progress)
+                try:
+                    return await _run(store, lines, seed=seed, until=until, table_store=tables, library_store=cards)
+                finally:
+                    await cards.close()
             finally:
                 await tables.close()
         finally:
             await store.close()
 
 
-async def resume_after(store: Store, table_store: TableStore | None) -> int | None:
+async def resume_after(
+    store: Store, table_store: TableStore | None, library_store: LibraryStore | None = None
+) -> int | None:
     """The last line an earlier run on this file finished (None: start from the first line).
 
     The recorded progress says it exactly; the lines that logged an action are taken into account
@@ -107,6 +115,8 @@ async def resume_after(store: Store, table_store: TableStore | None) -> int | No
     done = [await store.finished_line(GUILD), await store.last_source_line(GUILD)]
     if table_store is not None:
         done.append(await table_store.last_source_line(GUILD))
+    if library_store is not None:
+        done.append(await library_store.last_source_line(GUILD))
     found = [line for line in done if line is not None]
     return max(found) if found else None
 
@@ -118,17 +128,19 @@ async def _run(
     seed: str | None,
     until: datetime | None,
     table_store: TableStore | None = None,
+    library_store: LibraryStore | None = None,
 ) -> ReplayResult:
     service = RoundService(store)
     tables = TableService(table_store, seed=seed) if table_store is not None else None
-    world = World(Router(service, tables), seed=seed)
+    library = LibraryService(library_store) if library_store is not None else None
+    world = World(Router(service, tables, library), seed=seed)
     transcript: list[dict[str, Any]] = []
 
     def record(said: Said) -> None:
         transcript.append(said.as_json())
 
     world.on_say = record
-    done = await resume_after(store, table_store)
+    done = await resume_after(store, table_store, library_store)
     skipped = 0
     for number, line in lines:
         if done is not None and number <= done:
@@ -145,7 +157,8 @@ async def _run(
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
     played = await tables.all_tables(GUILD) if tables is not None else []
-    document = await guild_document(service, GUILD, now, played)
+    cards = await library.state(GUILD) if library is not None else None
+    document = await guild_document(service, GUILD, now, played, cards)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 

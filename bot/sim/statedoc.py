@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.sim.world import iso
+from games.ictc.copies import deck_problems
+from games.ictc.state import STARTER, LibraryState
 from games.nomic.common import highest_bid
 from games.nomic.proposals import tally
 from games.nomic.service import RoundService
@@ -35,20 +37,80 @@ def table_entry(table: Table) -> dict[str, Any]:
     }
 
 
+def cards_entry(library: LibraryState) -> dict[str, Any]:
+    """The card library: members' designs (the starter set's are left out), copies, decks, guilds."""
+    designs = []
+    for design in sorted(library.designs.values(), key=lambda d: d.id):
+        if design.owner == STARTER:
+            continue
+        version = design.current
+        fields = version.fields
+        designs.append(
+            {
+                "id": design.id,
+                "name": fields.name,
+                "owner": design.owner,
+                "type": fields.type.value,
+                "cost": fields.cost.text(),
+                "status": design.status.value,
+                "version": version.number,
+                "versions": len(design.versions),
+                "approvals": [m for m in version.approvals if m != design.owner],
+                "approved_by": version.approved_by,
+                "protected": design.protected,
+                "flagged": bool(version.flags),
+                "warnings": len(version.warnings),
+                "minted": design.minted,
+            }
+        )
+    copies: dict[str, list[int]] = {}
+    for copy in sorted(library.copies.values(), key=lambda c: c.id):
+        copies.setdefault(copy.owner, []).append(copy.id)
+    return {
+        "designs": designs,
+        "copies": copies,
+        "decks": [
+            {"owner": d.owner, "name": d.name, "cards": len(d.copies), "playable": not deck_problems(library, d)}
+            for d in sorted(library.decks.values(), key=lambda d: (d.owner, d.name))
+        ],
+        "guilds": [
+            {"name": g.name, "mode": g.mode.value, "members": list(g.members), "officers": list(g.officers)}
+            for g in sorted(library.guilds.values(), key=lambda g: g.name)
+        ],
+        "exclusions": [
+            {"by": e.by, "design": e.design, "met": m.met_at is not None}
+            for m in library.meetings.values()
+            for e in m.exclusions
+        ],
+        "contests": [
+            {"number": c.number, "design": c.design, "by": c.by, "status": c.status.value}
+            for c in sorted(library.contests.values(), key=lambda c: c.number)
+        ],
+    }
+
+
 async def guild_document(
-    service: RoundService, guild: str, now: datetime, tables: Sequence[Table] = ()
+    service: RoundService,
+    guild: str,
+    now: datetime,
+    tables: Sequence[Table] = (),
+    cards: LibraryState | None = None,
 ) -> dict[str, Any]:
     """The state document of a guild: its state and the records that left it for the archive."""
     state = await service.state(guild)
     if state is None:
-        return state_document(None, now, tables)
-    return state_document(
-        state,
-        now,
-        tables,
-        archived_proposals=await service.archived(guild, Proposal),
-        archived_requests=await service.archived(guild, JudgeRequest),
-    )
+        document = state_document(None, now, tables)
+    else:
+        document = state_document(
+            state,
+            now,
+            tables,
+            archived_proposals=await service.archived(guild, Proposal),
+            archived_requests=await service.archived(guild, JudgeRequest),
+        )
+    if cards is not None:
+        document["cards"] = cards_entry(cards)
+    return document
 
 
 def state_document(

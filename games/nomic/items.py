@@ -1,4 +1,9 @@
-"""Bundles of items (points, cards, Standard Proposal-Makers): what trades and moderators move."""
+"""Bundles of items (points, cards, Standard Proposal-Makers, card copies): what trades and moderators move.
+
+A card copy (``copy:12``) belongs to the card library, not to the round: the round's rules carry it
+in a trade without counting it as a holding, and the adapter checks and moves it in the library
+within the trade's own transaction (``bot.router``).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,8 @@ MAX_AMOUNT = 1_000_000_000
 _NUMBER = re.compile(r"[0-9]+")
 _POINT_WORDS = {"point", "points", "pts", "pt"}
 _SPM_WORDS = {"spm", "spms", "standard_proposal_maker", "standard-proposal-maker", "proposal-maker"}
+_COPY = re.compile(r"copy[:#]([0-9]{1,9})", re.IGNORECASE)
+MAX_COPIES = 60
 
 
 def parse_amount(text: str, what: str = "amount") -> int:
@@ -42,10 +49,12 @@ class Items(BaseModel):
     points: int = 0
     cards: tuple[CardField, ...] = ()
     spm: int = 0
+    copies: tuple[int, ...] = ()
+    """Card copies of the card library, by number (``copy:12``); sorted, each once."""
 
     @property
     def empty(self) -> bool:
-        return self.points == 0 and not self.cards and self.spm == 0
+        return self.points == 0 and not self.cards and self.spm == 0 and not self.copies
 
     def describe(self, *, hide_cards: bool = False) -> str:
         """In words; ``hide_cards`` counts the cards instead of naming them (a hand is private)."""
@@ -58,6 +67,7 @@ class Items(BaseModel):
             parts.extend(c.code for c in sort_cards(self.cards))
         if self.spm:
             parts.append(f"{self.spm} Standard Proposal-Maker{'s' if self.spm != 1 else ''}")
+        parts.extend(f"card copy {n}" for n in self.copies)
         return ", ".join(parts) if parts else "nothing"
 
     @classmethod
@@ -65,7 +75,10 @@ class Items(BaseModel):
         """Read ``10 points, AS 10H spm`` or ``nothing``."""
         tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
         if not tokens:
-            raise BadInputError("name the items: `N points`, card codes such as AS or 10H, `spm`, or `nothing`")
+            raise BadInputError(
+                "name the items: `N points`, card codes such as AS or 10H, `spm`, card copies such as `copy:12`,"
+                " or `nothing`"
+            )
         if len(tokens) > 60:
             raise BadInputError("too many items in one go (at most 60)")
         if [t.lower() for t in tokens] == ["nothing"]:
@@ -73,10 +86,19 @@ class Items(BaseModel):
         points = 0
         spm = 0
         cards: list[Card] = []
+        copies: list[int] = []
         i = 0
         while i < len(tokens):
             token = tokens[i]
             low = token.lower()
+            copy = _COPY.fullmatch(token)
+            if copy is not None:
+                number = int(copy.group(1))
+                if number in copies:
+                    raise BadInputError(f"card copy {number} is named twice")
+                copies.append(number)
+                i += 1
+                continue
             glued = re.fullmatch(r"(-?[0-9_]+)(points?|pts?|spms?)", low)
             if glued:
                 count = parse_amount(glued.group(1), "number of items")
@@ -109,12 +131,15 @@ class Items(BaseModel):
             except BadCardError:
                 shown = "".join(ch for ch in token if ch.isprintable())[:20]
                 raise BadInputError(
-                    f"`{shown}` is not an item: use `N points`, card codes such as AS or 10H, `spm`, or `nothing`"
+                    f"`{shown}` is not an item: use `N points`, card codes such as AS or 10H, `spm`, card copies"
+                    " such as `copy:12`, or `nothing`"
                 ) from None
             i += 1
         if points > MAX_AMOUNT or spm > MAX_AMOUNT:
             raise BadInputError(f"too many items (at most {MAX_AMOUNT:,} of a kind)")
-        return cls(points=points, cards=sort_cards(cards), spm=spm)
+        if len(copies) > MAX_COPIES:
+            raise BadInputError(f"too many card copies in one go (at most {MAX_COPIES})")
+        return cls(points=points, cards=sort_cards(cards), spm=spm, copies=tuple(sorted(copies)))
 
     def card_counts(self) -> Counter[Card]:
         return Counter(self.cards)

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -86,6 +86,7 @@ class ActionStore(Protocol):
         seed: str | None = None,
         snapshot: str | None = None,
         archive: Sequence[Archived] = (),
+        joined: Any = None,
     ) -> bool: ...
 
     async def archived(
@@ -234,8 +235,14 @@ class RoundService:
             self._snapshot_seq[guild] = step.state.seq
             return Outcome(events=step.events)
 
-    async def act(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> Outcome:
-        """Check, apply, log and commit one member's action; then answer."""
+    async def act(
+        self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None, joined: object | None = None
+    ) -> Outcome:
+        """Check, apply, log and commit one member's action; then answer.
+
+        ``joined``: another store's part of the action (the card copies a trade moves), which the
+        store writes in the action's transaction (``data.store.JoinedWrite``).
+        """
         async with self._lock(guild):
             state = await self._load(guild)
             if state is None:
@@ -250,7 +257,7 @@ class RoundService:
                 return Outcome(error=exc)
             if step.state is state:
                 return Outcome(events=step.events)
-            return await self._commit(guild, ctx, action, step, source_line)
+            return await self._commit(guild, ctx, action, step, source_line, joined=joined)
 
     async def _logged(self, guild: str, event_id: str) -> bool:
         return bool(event_id) and await self._store.has_event(guild, event_id)
@@ -282,6 +289,7 @@ class RoundService:
         source_line: int | None,
         *,
         tick: bool = False,
+        joined: object | None = None,
     ) -> Outcome:
         new = step.state
         tail = new.seq - self._snapshot_seq.get(guild, 0)
@@ -297,6 +305,7 @@ class RoundService:
             source_line=source_line,
             snapshot=new.model_dump_json() if take_snapshot else None,
             archive=step.archived,
+            joined=joined,
         )
         if not stored:
             return Outcome(duplicate=True)

@@ -1,0 +1,247 @@
+"""SQLite persistence of the card library (migration 0006): a row per value, the library's row, its log.
+
+An action's changed rows, its library row and its log row commit in one transaction; the log's
+unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False). The
+library row's ``seq`` is written only over the ``seq`` that was read, and a copy's row only from
+the owner that was read, so two processes can never both apply an action to the same library:
+the second is refused with ``LibraryConflictError`` and nothing it wrote stays.
+
+A trade of the round that moves card copies is one transaction of the round's store: ``joined``
+gives the round's ``Store.append`` the library's part to write inside it (see ``JoinedWrite``).
+
+Like the tables' store, it has its own connection to the round's database file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from data.store import ReplayProgress, Store, connect, write_progress
+
+
+class LibraryConflictError(Exception):
+    """Another writer changed the library (or a copy's owner) since it was read; nothing was written."""
+
+
+@dataclass(frozen=True)
+class LibraryRow:
+    collection: str
+    key: str
+    body: str
+    owner: str | None = None
+    expect_owner: str | None = None
+    """For a copy that existed: the owner it had when read (the update happens only from that owner)."""
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class LibraryChanges:
+    """What one action changes: the library's row, the rows of changed values, the values gone."""
+
+    seq: int
+    previous_seq: int
+    meta: str
+    rows: Sequence[LibraryRow] = ()
+    deleted: Sequence[tuple[str, str]] = ()
+    first: bool = False
+    """The library's first action: its row is created (the guild had none)."""
+
+
+@dataclass(frozen=True)
+class LibraryLogEntry:
+    event_id: str
+    at: datetime
+    actor: str
+    kind: str
+    body: str
+    source_line: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredLibrary:
+    seq: int
+    meta: str
+    rows: dict[str, list[tuple[str, str]]]
+    """Collection -> (key, body) of each value."""
+
+
+async def _write(conn: aiosqlite.Connection, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
+    """The action's writes, inside the caller's transaction; ``LibraryConflictError`` when a guard fails."""
+    await conn.execute(
+        "INSERT INTO card_actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild,
+            changes.seq,
+            entry.event_id,
+            entry.at.isoformat(),
+            entry.actor,
+            entry.kind,
+            entry.body,
+            entry.source_line,
+        ),
+    )
+    now = datetime.now(UTC).isoformat()
+    if changes.first:
+        await conn.execute(
+            "INSERT INTO card_libraries (guild_id, seq, body, updated_at) VALUES (?, ?, ?, ?)",
+            (guild, changes.seq, changes.meta, now),
+        )
+    else:
+        async with conn.execute(
+            "UPDATE card_libraries SET seq = ?, body = ?, updated_at = ? WHERE guild_id = ? AND seq = ?",
+            (changes.seq, changes.meta, now, guild, changes.previous_seq),
+        ) as cur:
+            if cur.rowcount != 1:
+                raise LibraryConflictError("the card library changed since it was read")
+    for row in changes.rows:
+        if row.new:
+            await conn.execute(
+                "INSERT INTO card_rows (guild_id, collection, key, owner_id, body) VALUES (?, ?, ?, ?, ?)",
+                (guild, row.collection, row.key, row.owner, row.body),
+            )
+            continue
+        sql = "UPDATE card_rows SET owner_id = ?, body = ? WHERE guild_id = ? AND collection = ? AND key = ?"
+        params: tuple[object, ...] = (row.owner, row.body, guild, row.collection, row.key)
+        if row.expect_owner is not None:
+            sql += " AND owner_id = ?"
+            params = (*params, row.expect_owner)
+        async with conn.execute(sql, params) as cur:
+            if cur.rowcount != 1:
+                raise LibraryConflictError(f"{row.collection} {row.key} changed since it was read")
+    if changes.deleted:
+        await conn.executemany(
+            "DELETE FROM card_rows WHERE guild_id = ? AND collection = ? AND key = ?",
+            [(guild, collection, key) for collection, key in changes.deleted],
+        )
+
+
+@dataclass
+class JoinedLibraryWrite:
+    """The library's part of another store's transaction (a trade of the round moving copies).
+
+    ``Store.append`` calls ``write`` inside its transaction, after its own log row, and
+    ``committed`` once that transaction is durable: only then does ``on_commit`` run.
+    """
+
+    guild: str
+    changes: LibraryChanges
+    entry: LibraryLogEntry
+    on_commit: Callable[[], None]
+    done: bool = field(default=False)
+
+    async def write(self, conn: aiosqlite.Connection) -> None:
+        await _write(conn, self.guild, self.changes, self.entry)
+
+    def committed(self) -> None:
+        self.done = True
+        self.on_commit()
+
+
+class LibraryStore:
+    """The card libraries of every guild; callers serialise their writes per guild."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
+        self._conn = conn
+        self.path = path
+        self.progress = progress
+
+    @classmethod
+    async def open(
+        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+    ) -> LibraryStore:
+        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas."""
+        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
+            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        migrated = await Store.open(path, synchronous=synchronous)
+        await migrated.close()
+        pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
+        return cls(await connect(path, pragmas), str(path), progress)
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def load(self, guild: str) -> StoredLibrary | None:
+        async with self._conn.execute("SELECT seq, body FROM card_libraries WHERE guild_id = ?", (guild,)) as cur:
+            head = await cur.fetchone()
+        if head is None:
+            return None
+        rows: dict[str, list[tuple[str, str]]] = {}
+        async with self._conn.execute(
+            "SELECT collection, key, body FROM card_rows WHERE guild_id = ? ORDER BY collection, key", (guild,)
+        ) as cur:
+            for collection, key, body in await cur.fetchall():
+                rows.setdefault(str(collection), []).append((str(key), str(body)))
+        return StoredLibrary(seq=int(head[0]), meta=str(head[1]), rows=rows)
+
+    async def has_event(self, guild: str, event_id: str) -> bool:
+        async with self._conn.execute(
+            "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?", (guild, event_id)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def last_source_line(self, guild: str) -> int | None:
+        async with self._conn.execute("SELECT MAX(source_line) FROM card_actions WHERE guild_id = ?", (guild,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def log(self, guild: str) -> list[tuple[int, str, str]]:
+        """(seq, event id, kind) of every logged action, in order: the library's history."""
+        async with self._conn.execute(
+            "SELECT seq, event_id, kind FROM card_actions WHERE guild_id = ? ORDER BY seq", (guild,)
+        ) as cur:
+            return [(int(r[0]), str(r[1]), str(r[2])) for r in await cur.fetchall()]
+
+    async def guilds(self) -> list[str]:
+        async with self._conn.execute("SELECT guild_id FROM card_libraries ORDER BY guild_id") as cur:
+            return [str(r[0]) for r in await cur.fetchall()]
+
+    async def commit(self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> bool:
+        """Write one action in one transaction. False, changing nothing, when the event was logged before;
+        ``LibraryConflictError`` (nothing written) when another writer got there first."""
+        conn = self._conn
+        marks = self.progress.unsaved() if self.progress is not None else []
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            await _write(conn, guild, changes, entry)
+            await write_progress(conn, marks)
+            await conn.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            await conn.execute("ROLLBACK")
+            if await self.has_event(guild, entry.event_id):
+                return False
+            raise LibraryConflictError("the card library changed since it was read") from None
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+        if self.progress is not None:
+            self.progress.saved(marks)
+        return True
+
+    def joined(
+        self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry, on_commit: Callable[[], None]
+    ) -> JoinedLibraryWrite:
+        """The library's writes for another store's transaction (see ``JoinedLibraryWrite``)."""
+        return JoinedLibraryWrite(guild, changes, entry, on_commit)
+
+    # -- the values the service hands back (it knows no SQL and imports nothing from here) --
+
+    @staticmethod
+    def changes(**fields: Any) -> LibraryChanges:
+        return LibraryChanges(**fields)
+
+    @staticmethod
+    def row(**fields: Any) -> LibraryRow:
+        return LibraryRow(**fields)
+
+    @staticmethod
+    def entry(**fields: Any) -> LibraryLogEntry:
+        return LibraryLogEntry(**fields)

@@ -1,0 +1,330 @@
+"""The card library's service: the rules plus the store, one guild at a time.
+
+An action is checked and applied to the cached library; the values it changed, the library's row
+and its log row commit in one transaction, and only then does the cache change and the answer go
+out. The log's key is the source event id, so a redelivered message or click changes nothing. A
+guild's vote deadline is scheduled work: ``next_due`` names it and ``due`` applies it, each once,
+whenever it is caught up.
+
+A trade of the round that moves card copies is settled in the round's transaction: under the
+library's lock, ``join_moves`` checks the copies and hands the round's store the library's part
+of the trade (``JoinedWrite``); the cache takes the new owners when that transaction commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from games.ictc import copies, engine
+from games.ictc.actions import ACTION_ADAPTER, BeginBattle, CloseReview, CopyMove, LibraryAction, MoveCopies
+from games.ictc.approvals import next_review
+from games.ictc.commands import parse_library
+from games.ictc.events import Note
+from games.ictc.meetings import excluded
+from games.ictc.starter import initial_state, starter_set
+from games.ictc.state import COLLECTIONS, Design, LibraryState, Meta
+from games.nomic.context import SYSTEM, ChannelRole, Context
+from games.nomic.errors import ConflictError, RuleError
+
+MAX_DUE_STEPS = 10_000
+
+
+# --- what the service needs of the store ----------------------------------------------------------
+
+
+class StoredLibraryLike(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def meta(self) -> str: ...
+    @property
+    def rows(self) -> Mapping[str, Sequence[tuple[str, str]]]: ...
+
+
+class LibraryStoreLike(Protocol):
+    """What the service needs of persistence (``data.library_store.LibraryStore`` provides it)."""
+
+    async def load(self, guild: str) -> StoredLibraryLike | None: ...
+
+    async def has_event(self, guild: str, event_id: str) -> bool: ...
+
+    async def commit(self, guild: str, changes: Any, entry: Any) -> bool: ...
+
+    def joined(self, guild: str, changes: Any, entry: Any, on_commit: Callable[[], None]) -> Any: ...
+
+    def changes(self, **fields: Any) -> Any:
+        """The store's value for what one action changes (``seq``, ``previous_seq``, ``meta``, ``rows``...)."""
+
+    def row(self, **fields: Any) -> Any:
+        """The store's value for one changed row (``collection``, ``key``, ``body``, ``owner``...)."""
+
+    def entry(self, **fields: Any) -> Any:
+        """The store's value for one log row (``event_id``, ``at``, ``actor``, ``kind``, ``body``...)."""
+
+
+# --- values the adapters get ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LibraryOutcome:
+    notes: tuple[Note, ...] = ()
+    error: RuleError | None = None
+    duplicate: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None and not self.duplicate
+
+
+def _model_of(collection: str) -> type[BaseModel]:
+    field = LibraryState.model_fields[collection]
+    args: tuple[Any, ...] = getattr(field.annotation, "__args__", ())
+    model = args[-1] if len(args) == 2 else None
+    if not isinstance(model, type) or not issubclass(model, BaseModel):
+        raise TypeError(f"{collection} is not a collection of models")
+    return model
+
+
+_MODELS: dict[str, type[BaseModel]] = {name: _model_of(name) for name in COLLECTIONS}
+_INT_KEYS = frozenset({"designs", "copies", "contests"})
+
+
+def state_from_rows(meta: str, rows: Mapping[str, Sequence[tuple[str, str]]]) -> LibraryState:
+    """The library a store holds: its row and one row per value."""
+    data: dict[str, Any] = {"meta": Meta.model_validate_json(meta)}
+    for name in COLLECTIONS:
+        model = _MODELS[name]
+        values: dict[Any, Any] = {}
+        for key, body in rows.get(name, ()):
+            values[int(key) if name in _INT_KEYS else key] = model.model_validate_json(body)
+        data[name] = values
+    return LibraryState(**data)
+
+
+def changed_rows(
+    old: LibraryState | None, new: LibraryState, factory: LibraryStoreLike
+) -> tuple[list[Any], list[tuple[str, str]]]:
+    """The rows to write (values that are not the very objects ``old`` held) and the keys gone."""
+    rows: list[Any] = []
+    deleted: list[tuple[str, str]] = []
+    for name in COLLECTIONS:
+        before: Mapping[Any, Any] = getattr(old, name) if old is not None else {}
+        after: Mapping[Any, Any] = getattr(new, name)
+        if before is after:
+            continue
+        for key, value in after.items():
+            earlier = before.get(key)
+            if earlier is value:
+                continue
+            owner = getattr(value, "owner", None) if name == "copies" else None
+            expect = getattr(earlier, "owner", None) if name == "copies" and earlier is not None else None
+            rows.append(
+                factory.row(
+                    collection=name,
+                    key=str(key),
+                    body=value.model_dump_json(),
+                    owner=owner,
+                    expect_owner=expect,
+                    new=earlier is None,
+                )
+            )
+        deleted.extend((name, str(key)) for key in before if key not in after)
+    return rows, deleted
+
+
+class LibraryService:
+    """Card libraries of every guild: cached once read; a guild without one starts with the starter set."""
+
+    def __init__(self, store: LibraryStoreLike) -> None:
+        starter_set()  # read and checked now: a broken starter file stops the bot at start, not mid-command
+        self._store = store
+        self._states: dict[str, LibraryState] = {}
+        self._stored: dict[str, bool] = {}
+        """Whether the guild's library has its row in the store yet (the first commit creates it)."""
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, guild: str) -> asyncio.Lock:
+        """The guild's lock: held by every write, and by a trade of the round moving copies."""
+        return self._locks.setdefault(guild, asyncio.Lock())
+
+    async def state(self, guild: str) -> LibraryState:
+        cached = self._states.get(guild)
+        if cached is not None:
+            return cached
+        async with self.lock(guild):
+            return await self._load(guild)
+
+    async def _load(self, guild: str) -> LibraryState:
+        cached = self._states.get(guild)
+        if cached is not None:
+            return cached
+        stored = await self._store.load(guild)
+        state = initial_state() if stored is None else state_from_rows(stored.meta, stored.rows)
+        self._states[guild] = state
+        self._stored[guild] = stored is not None
+        return state
+
+    def forget(self, guild: str) -> None:
+        self._states.pop(guild, None)
+        self._stored.pop(guild, None)
+
+    async def design(self, guild: str, number: int) -> Design | None:
+        return (await self.state(guild)).designs.get(number)
+
+    # -- commands --
+
+    async def command(
+        self,
+        guild: str,
+        ctx: Context,
+        text: str,
+        resolve: Callable[[str], str],
+        *,
+        source_line: int | None = None,
+    ) -> LibraryOutcome:
+        """A ``!card`` or ``!guild`` command's text: read, then answered or carried out."""
+        try:
+            action = parse_library(text, resolve)
+        except RuleError as exc:
+            return LibraryOutcome(error=exc)
+        if not action.changes_state:
+            try:
+                return LibraryOutcome(notes=tuple(engine.query(await self.state(guild), ctx, action)))
+            except RuleError as exc:
+                return LibraryOutcome(error=exc)
+        return await self.act(guild, ctx, action, source_line=source_line)
+
+    async def act(
+        self, guild: str, ctx: Context, action: LibraryAction, *, source_line: int | None = None
+    ) -> LibraryOutcome:
+        """Check, apply, log and commit one action; then answer."""
+        async with self.lock(guild):
+            if ctx.event_id and await self._store.has_event(guild, ctx.event_id):
+                return LibraryOutcome(duplicate=True)
+            state = await self._load(guild)
+            try:
+                step = engine.apply(state, ctx, action)
+            except RuleError as exc:
+                return LibraryOutcome(error=exc)
+            if step.state is state:
+                return LibraryOutcome(notes=step.notes)
+            stored = await self._store.commit(
+                guild, *self._changes(guild, state, step.state, ctx, action, source_line=source_line)
+            )
+            if not stored:
+                return LibraryOutcome(duplicate=True)
+            self._states[guild] = step.state
+            self._stored[guild] = True
+            return LibraryOutcome(notes=step.notes)
+
+    def _changes(
+        self,
+        guild: str,
+        old: LibraryState,
+        new: LibraryState,
+        ctx: Context,
+        action: LibraryAction,
+        *,
+        source_line: int | None = None,
+        event_id: str | None = None,
+    ) -> tuple[Any, Any]:
+        first = not self._stored.get(guild, False)
+        rows, deleted = changed_rows(None if first else old, new, self._store)
+        changes = self._store.changes(
+            seq=new.meta.seq,
+            previous_seq=old.meta.seq,
+            meta=new.meta.model_dump_json(),
+            rows=rows,
+            deleted=deleted,
+            first=first,
+        )
+        body = json.dumps(
+            {"ctx": json.loads(ctx.model_dump_json()), "action": json.loads(ACTION_ADAPTER.dump_json(action))}
+        )
+        entry = self._store.entry(
+            event_id=event_id or ctx.event_id or f"seq:{new.meta.seq}",
+            at=ctx.at,
+            actor=ctx.actor,
+            kind=action.kind,
+            body=body,
+            source_line=source_line,
+        )
+        return changes, entry
+
+    # -- copies in the round's trades --
+
+    async def check_copies(self, guild: str, owned: Mapping[str, Sequence[int]]) -> None:
+        """Each member holds the copies listed for them (``RuleError`` naming the first that is not)."""
+        state = await self.state(guild)
+        moves = tuple(CopyMove(copy_id=c, giver=who, taker=who) for who, ids in owned.items() for c in ids)
+        copies.check_moves(state, MoveCopies(moves=moves))
+
+    async def describe_copies(self, guild: str, ids: Sequence[int], to: Mapping[int, str] | None = None) -> str:
+        return copies.describe_copies(await self.state(guild), tuple(ids), dict(to) if to is not None else None)
+
+    async def join_moves(self, guild: str, ctx: Context, moves: Sequence[CopyMove], reason: str = "trade") -> Any:
+        """Check a trade's copies and return the library's part of the trade's transaction.
+
+        Call with ``lock(guild)`` held until that transaction is over; the cache changes only when
+        it commits. ``RuleError`` when a copy is not its giver's (nothing to write then).
+        """
+        state = await self._load(guild)
+        action = MoveCopies(moves=tuple(moves), reason=reason)
+        step = engine.apply(state, ctx, action)
+        event_id = f"{reason}:{ctx.event_id or ctx.at.isoformat()}"
+        changes, entry = self._changes(guild, state, step.state, ctx, action, event_id=event_id)
+        new = step.state
+
+        def adopt() -> None:
+            self._states[guild] = new
+            self._stored[guild] = True
+
+        return self._store.joined(guild, changes, entry, adopt)
+
+    # -- battles (the part that plays them calls these) --
+
+    async def begin_battle(
+        self, guild: str, a: str, b: str, *, at: datetime, event_id: str
+    ) -> dict[str, tuple[int, ...]]:
+        """Two members' battle begins: what the first meeting excludes of each one's designs (nothing
+        once they have met before); from now on they have met."""
+        state = await self.state(guild)
+        out = excluded(state, a, b)
+        ctx = Context(actor=SYSTEM, actor_name="a battle", channel=ChannelRole.OTHER, at=at, event_id=event_id)
+        outcome = await self.act(guild, ctx, BeginBattle(a=a, b=b))
+        if outcome.error is not None:
+            raise outcome.error
+        return out
+
+    # -- scheduled work --
+
+    async def next_due(self, guild: str) -> datetime | None:
+        found = next_review(await self.state(guild))
+        return found[0] if found is not None else None
+
+    async def due(self, guild: str, now: datetime) -> list[tuple[datetime, Note]]:
+        """Count every guild vote whose deadline is due by ``now``, in time order, each once."""
+        said: list[tuple[datetime, Note]] = []
+        for _ in range(MAX_DUE_STEPS):
+            found = next_review(await self.state(guild))
+            if found is None or found[0] > now:
+                break
+            at, design, version = found
+            event_id = f"due:review:{design}:{version}:{at.isoformat()}"
+            ctx = Context(actor=SYSTEM, actor_name="the scheduler", channel=ChannelRole.OTHER, at=at, event_id=event_id)
+            outcome = await self.act(guild, ctx, CloseReview(design=design, version=version))
+            if outcome.duplicate:
+                # counted before (by another process, or before a restart that lost the cache): reload
+                self.forget(guild)
+                continue
+            if not outcome.accepted:
+                raise ConflictError(f"the guild vote on card #{design} could not be counted: {outcome.error}")
+            said.extend((at, note) for note in outcome.notes)
+        return said
