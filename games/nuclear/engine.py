@@ -110,10 +110,10 @@ class NuclearEngine(EngineDefaults):
     ) -> tuple[NuclearState, tuple[NuclearEvent, ...]]:
         return rules.apply(state, seat, action, rng)
 
-    def public_view(self, state: NuclearState, lang: str = "zh-TW") -> str:
+    def public_view(self, state: NuclearState, lang: str = "en") -> str:
         return views.public_view(state, lang)
 
-    def private_view(self, state: NuclearState, seat: str, lang: str = "zh-TW") -> str:
+    def private_view(self, state: NuclearState, seat: str, lang: str = "en") -> str:
         return views.private_view(state, seat, lang)
 
     def status(self, state: NuclearState) -> GameStatus:
@@ -143,10 +143,10 @@ class NuclearEngine(EngineDefaults):
     def format_action(self, state: NuclearState, action: NuclearAction) -> str:
         return commands.format_action(state, action)
 
-    def commands_text(self, lang: str = "zh-TW") -> str:
+    def commands_text(self, lang: str = "en") -> str:
         return commands.commands_text(lang)
 
-    def rules_text(self, lang: str = "zh-TW") -> str:
+    def rules_text(self, lang: str = "en") -> str:
         return views.rules_text(lang)
 
     def invariants(self, state: NuclearState) -> list[str]:
