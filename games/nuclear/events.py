@@ -51,14 +51,15 @@ class RoundBegan:
         line = t(lang, "round.began", round=self.round, speaker=self.speaker)
         others = [(seat, k) for seat, k in self.draws if seat != self.speaker and k]
         spoken = [k for seat, k in self.draws if seat == self.speaker]
+        parts = [line]
         if spoken:
-            line += " " + tn(lang, "round.speaker_draws", spoken[0])
+            parts.append(tn(lang, "round.speaker_draws", spoken[0]))
         if others:
             each = t(lang, "list.sep").join(tn(lang, "round.refill_one", k, seat=seat) for seat, k in others)
-            line += " " + t(lang, "round.refills", each=each)
+            parts.append(t(lang, "round.refills", each=each))
         if self.reshuffled:
-            line += " " + tn(lang, "round.reshuffled", self.reshuffled)
-        return line
+            parts.append(tn(lang, "round.reshuffled", self.reshuffled))
+        return t(lang, "list.sentence").join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +213,8 @@ class TalkEnded:
     def text(self, lang: str = "en") -> str:
         head = t(lang, "talk.timed_out") if self.timed_out else t(lang, "talk.ended", speaker=self.speaker)
         if not self.placers:
-            return head + " " + t(lang, "vote2.nobody")
-        return head + " " + t(lang, "vote2.place", placers=names(lang, self.placers))
+            return head + t(lang, "list.sentence") + t(lang, "vote2.nobody")
+        return head + "\n" + t(lang, "vote2.place", placers=names(lang, self.placers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +263,7 @@ class Counted:
 
     def text(self, lang: str = "en") -> str:
         head = t(lang, "vote2.counted_by_clock") if self.by_clock else t(lang, "vote2.counted", speaker=self.speaker)
-        return head + " " + t(lang, "vote2.window", time=duration_text(self.seconds, lang))
+        return head + t(lang, "list.sentence") + t(lang, "vote2.window", time=duration_text(self.seconds, lang))
 
 
 @dataclass(frozen=True, slots=True)
