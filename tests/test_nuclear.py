@@ -143,7 +143,7 @@ def test_the_deal(n: int, pro: int, removed: int) -> None:
 def test_the_removal_is_an_option() -> None:
     assert len(game(5, removal="balanced").removed) == 6
     assert len(game(7, removal="balanced").removed) == 5
-    assert game(5, removal="none").removed == ()
+    assert game(5, removal="off").removed == ()
     assert len({game(5, seed=s).removed for s in range(8)}) > 1, "drawn at random"
 
 
@@ -766,3 +766,24 @@ def test_the_rules_state_every_open_choice() -> None:
         "時限",
     ):
         assert words in zh, words
+
+
+def test_every_option_is_set_by_play_words() -> None:
+    from games.tables.options import parse_play
+
+    words = ["nuclear", "ai:3", "lang:en", "negotiation:180s", "reveal:20s", "eye:off", "removal:balanced"]
+    words += ["first_vote_optional:on", "first_vote_counts:off", "anyone_gives:yes", "ties:passed", "max_rounds:30"]
+    request = parse_play(words)
+    assert (request.ai, request.lang) == (3, "en")
+    assert request.game_options is not None
+    options = rules.NuclearOptions.model_validate_json(request.game_options)
+    assert (options.negotiation, options.reveal, options.eye, options.removal) == (180, 20, "off", "balanced")
+    assert options.first_vote_optional
+    assert not options.first_vote_counts
+    assert options.anyone_gives
+    assert (options.ties, options.max_rounds) == ("passed", 30)
+    assert parse_play(["核四"]).game == "nuclear", "an alias"
+    with pytest.raises(BadCommandError, match="not valid"):
+        parse_play(["nuclear", "negotiation:forever"])
+    with pytest.raises(BadCommandError, match="not a language"):
+        parse_play(["nuclear", "lang:fr"])

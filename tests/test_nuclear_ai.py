@@ -16,6 +16,7 @@ from games.nuclear.cards import CARDS
 from games.nuclear.engine import ENGINE
 from games.nuclear.state import Deal, NuclearState, Phase
 from games.tables import lobby
+from games.tables.engine import BadCommandError, GameRuleError
 from games.tables.lobby import JoinTable, OpenTable, PlayMove, SetAISeats, StartTable, TableStatus, TurnTimeout
 
 from .nuclear_support import act, acts, arranged, game
@@ -245,3 +246,32 @@ def test_the_cards_the_ai_gives_are_its_own() -> None:
     move = choose(state, "ann")
     assert isinstance(move, Give)
     assert all(c in state.hands[0] and CARDS[c] for c in move.cards)
+
+
+def test_an_unreadable_move_is_refused_in_the_tables_language() -> None:
+    for lang, words in (("zh-TW", "請用卡號指定牌"), ("en", "name the cards by their ids")):
+        seed = f"lang-{lang}"
+        open_ = OpenTable(game="nuclear", number=1, seed=seed, member="m0", member_name="mia", lang=lang)
+        t = lobby.apply(None, open_, T0, lobby.action_rng(seed, 1)).table
+        t = lobby.apply(t, SetAISeats(member="m0", count=3), T0, lobby.action_rng(seed, 2)).table
+        t = lobby.apply(t, StartTable(member="m0"), T0, lobby.action_rng(seed, 3)).table
+        with pytest.raises(BadCommandError, match=words):
+            lobby.parse_move(t, "m0", "!vote nothing")
+        if lang == "zh-TW":
+            assert t.lang == "zh-TW"
+
+
+def test_a_move_refused_by_the_rules_speaks_the_tables_language() -> None:
+    seed = "refused"
+    open_ = OpenTable(game="nuclear", number=1, seed=seed, member="m0", member_name="mia")
+    t = lobby.apply(None, open_, T0, lobby.action_rng(seed, 1)).table
+    t = lobby.apply(t, SetAISeats(member="m0", count=3), T0, lobby.action_rng(seed, 2)).table
+    t = lobby.apply(t, StartTable(member="m0"), T0, lobby.action_rng(seed, 3)).table
+    state = lobby.game_state(t)
+    assert "mia" in ENGINE.awaiting(state)
+    foreign = next(c for c in state.deck)
+    move = PlayMove(member="m0", action=ENGINE.dump_action(Vote(cards=(foreign,))))
+    if state.phase is Phase.PROPOSE:
+        move = PlayMove(member="m0", action=ENGINE.dump_action(Propose(card=foreign)))
+    with pytest.raises(GameRuleError, match=f"你手上沒有 {foreign}"):
+        lobby.apply(t, move, T0, lobby.action_rng(seed, 4))

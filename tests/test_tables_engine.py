@@ -278,3 +278,19 @@ def test_selfplay_aborts_with_a_report_on_a_broken_invariant(
     assert "SELF-PLAY ABORTED" in err
     assert "a card went missing" in err
     assert "after action 3" in err
+
+
+def test_selfplay_sums_up_a_games_own_figures() -> None:
+    from bot.selfplay import summed
+
+    assert summed(["a", "b", "a", "a"]) == "a 75.0%, b 25.0%", "words: their shares, most first"
+    assert summed([True, False, False, False]) == "25.0%", "yes/no: the share of yes"
+    assert summed([1.0, 2.0, 3.0, 4.0, 10.0]) == "median 3 (p10 1 – p90 10), mean 4.00"
+
+
+def test_selfplay_takes_game_options_as_play_reads_them() -> None:
+    out = io.StringIO()
+    assert selfplay_main("nuclear", games=2, players=4, seed="o", out=out, options=["removal:off"]) == 0
+    assert "options removal:off" in out.getvalue()
+    assert selfplay_main("nuclear", games=1, players=4, options=["colour:red"]) == 2, "an unknown option"
+    assert bot_main(["selfplay", "nuclear", "--games", "1", "--players", "5", "--option", "removal:balanced"]) == 0

@@ -37,8 +37,8 @@ def _seconds(value: object) -> object:
 
 Seconds = Annotated[int, BeforeValidator(_seconds), Field(ge=5, le=3600)]
 
-Removal = Literal["seed", "balanced", "none"]
-REMOVALS: dict[Removal, dict[int, int]] = {"seed": {5: 7, 7: 3}, "balanced": {5: 6, 7: 5}, "none": {}}
+Removal = Literal["seed", "balanced", "off"]
+REMOVALS: dict[Removal, dict[int, int]] = {"seed": {5: 7, 7: 3}, "balanced": {5: 6, 7: 5}, "off": {}}
 """How many cards of the removal pool leave the game, by the number of players."""
 
 
@@ -57,7 +57,7 @@ class NuclearOptions(_Value):
         "majority", description="the eye: +1 to the side that reveals more eyes, one more vote, or nothing"
     )
     referendum_turnout: bool = Field(default=True, description="a referendum needs as many yes votes as players")
-    removal: Removal = Field("seed", description="cards removed at 5 and 7 players: seed (7/3), balanced (6/5), none")
+    removal: Removal = Field("seed", description="cards removed at 5 and 7 players: seed (7/3), balanced (6/5), off")
     anyone_gives: bool = Field(default=False, description="non-speakers may also give cards during the negotiation")
     ties: Literal["shared", "passed"] = Field(
         "shared", description="tied top scores: shared wins, or most passed proposals first"
