@@ -82,10 +82,18 @@ def test_secret_moves_go_by_dm_and_the_thread_learns_only_that_they_were_made(
     assert any(e.get("to") == "alice" and "你第一輪投出：P20" in e["content"] for e in answers)
     public = [e["content"] for e in thread(result) if e["at"] == "2026-12-07T09:00:25Z"]
     assert public[0].startswith("alice 已投票（3/3）。"), "the last vote: then every card at once"
-    gift = said(result, "n16")
-    assert any(e.get("to") == "alice" and "alice 給 AI-2 的牌：P03" in e["content"] for e in gift)
+    line = next(
+        ln for _, ln in read_scenario(SCENARIO, io.StringIO()) if isinstance(ln, MessageLine) and " give " in ln.content
+    )
+    *_, first, second, to = line.content.split()
+    gift = said(result, line.id)
+    told = [e["content"] for e in gift if e.get("to") == "alice" and "給" in e["content"]]
+    assert told, "the giver sees which cards"
+    assert first in told[0]
+    assert second in told[0]
     announced = [e["content"] for e in thread(result) if e["at"] == gift[0]["at"]]
-    assert announced == ["alice 給了 AI-2 2 張牌。"], "the thread learns how many, never which"
+    assert announced == [f"alice 給了 {to.removeprefix('@')} 2 張牌。"], "the thread learns how many, never which"
+    assert not [e for e in announced if first in e or second in e]
 
 
 def test_no_hidden_card_is_named_in_the_thread(played: tuple[ReplayResult, NuclearState]) -> None:
@@ -118,7 +126,7 @@ def test_a_restart_mid_game_ends_the_same(
     tmp_path: Path, played: tuple[ReplayResult, NuclearState], cut_at: str
 ) -> None:
     """n17: the bot is down while the negotiation's three minutes pass; n24: in a reveal window;
-    n36: between a placement and its reveal."""
+    n36: in the second vote, before alice places her cards."""
     result, _ = played
     lines = read_scenario(SCENARIO, io.StringIO())
     db = tmp_path / "cut.db"

@@ -48,10 +48,10 @@ from games.nuclear.state import NuclearState, Phase
 
 RIVAL_LEAD = 4
 """A rival of the same stance leading by this many points gets no help (the designer's tension)."""
-SAFE_MARGIN = 2
-"""The predicted margin at which a speaker stops buying votes."""
-KEEP_CARDS = 2
-"""A speaker keeps at least this many cards in hand when it buys votes."""
+SAFE_MARGIN = 4
+"""The predicted margin at which a speaker stops buying votes (self-play: a wide one keeps pro games alive)."""
+KEEP_CARDS = 1
+"""A speaker keeps at least this many cards in hand when it buys votes (it draws N again as speaker)."""
 
 
 def other(side: Sym) -> Sym:
