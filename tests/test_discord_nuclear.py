@@ -1,6 +1,7 @@
 """關你核四 on simulated Discord: a table in Traditional Chinese, secret votes by slash command, by the
-private menu, by buttons and by DM, a gift only the two see, a negotiation that times out with a live
-countdown, a restart in the second vote's reveal window, and the game played to its end."""
+private menu, by buttons and by DM, a gift by a form of menus that only the two see, a negotiation
+that times out with a live countdown, a restart in the second vote's reveal window, and the game
+played to its end."""
 
 from __future__ import annotations
 
@@ -132,7 +133,7 @@ async def test_a_game_with_two_members_on_discord(discord_server: Server) -> Non
             assert options
             assert all(o.startswith("place ") for o in options)
             count = len(state.placed[state.seats.index(seat)])
-            await member.select(shown.response, [options[-1]])
+            await member.select(shown.response, [options[-1]], custom_id=menu["custom_id"])
             after = await state_of(s)
             assert len(after.placed[after.seats.index(seat)]) > count
             assert re.search(rf"{seat} 蓋了 [12] 張牌", "\n".join(m.content for m in s.bot_messages(thread)))
@@ -156,7 +157,7 @@ async def test_a_game_with_two_members_on_discord(discord_server: Server) -> Non
 
 
 async def _gift_then_time_out(s: Server, thread: Any, state: NuclearState, seat: str, members: dict[str, Any]) -> None:
-    """The speaker gives two cards by slash command, then lets the three minutes run out."""
+    """The speaker gives two cards by the form of menus, then lets the three minutes run out."""
     current = await table(s, NAME)
     posts = "\n".join(m.content for m in s.bot_messages(thread))
     assert re.search(r"<t:\d+:R>", posts), "the negotiation's deadline counts down in each reader's client"
@@ -164,8 +165,18 @@ async def _gift_then_time_out(s: Server, thread: Any, state: NuclearState, seat:
     hand = state.hands[state.seats.index(seat)]
     if len(hand) >= 2:
         before = len(s.bot_messages(thread))
-        gift = await members[seat].slash(thread, "move", move=f"give {hand[0]} {hand[1]} @{other}")
-        assert gift.ephemeral
+        shown = await members[seat].slash(thread, "hand")
+        assert shown.ephemeral
+        assert shown.response is not None
+        menus = [c for row in shown.response.components for c in row["components"]]
+        forms = [c for c in menus if c.get("custom_id", "").endswith(":forms")]
+        assert [o["value"] for o in forms[0]["options"]] == ["give"], "the speaker's gift is a form of menus"
+        form = await members[seat].select(shown.response, ["give"], custom_id=forms[0]["custom_id"])
+        assert form.modal is not None
+        fields = [row["component"] for row in form.modal["components"]]
+        assert [f["custom_id"] for f in fields] == ["cards", "to"]
+        assert {o["value"] for o in fields[0]["options"]} == set(hand), "the speaker's own cards"
+        await members[seat].submit_modal(form, {"cards": [hand[0], hand[1]], "to": [f"@{other}"]})
         assert next(m.content for m in s.bot_messages(thread)[before:]) == f"{seat} 給了 {other} 2 張牌。"
         told = [d for d in dms(s, members[other]) if f"{seat} 給 {other} 的牌" in d]
         assert told, "the receiver learns which cards, by DM"

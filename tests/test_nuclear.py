@@ -787,3 +787,22 @@ def test_every_option_is_set_by_play_words() -> None:
         parse_play(["nuclear", "negotiation:forever"])
     with pytest.raises(BadCommandError, match="not a language"):
         parse_play(["nuclear", "lang:fr"])
+
+
+def test_moves_of_several_cards_are_offered_as_forms_of_menus() -> None:
+    state, _ = to_talk(arranged(table(), passed={"ann": ["P04"]}), "P01", {"bob": "A35", "cat": "P12", "dan": "A21"})
+    forms = ENGINE.move_forms(state, "ann", "zh-TW")
+    assert [f.command for f in forms] == ["give", "transfer"]
+    give = forms[0]
+    assert give.label == "送牌"
+    assert [f.key for f in give.fields] == ["cards", "to"]
+    assert [v for _, v in give.fields[0].choices] == list(state.hands[0])
+    assert give.fields[0].max_values == len(state.hands[0])
+    assert [v for _, v in give.fields[1].choices] == ["@bob", "@cat", "@dan"]
+    typed = " ".join([give.command, "P45", "G1", "@bob"])
+    assert ENGINE.parse_action(state, "ann", typed) == Give(cards=("P45", "G1"), to="bob"), "the form types a move"
+    assert ENGINE.move_forms(state, "bob", "en") == (), "only the speaker gives at this table"
+    state, _ = act(state, "ann", "end")
+    (place,) = ENGINE.move_forms(state, "bob", "en")
+    assert (place.command, place.fields[0].max_values) == ("place", 2)
+    assert ENGINE.move_forms(state, "ann", "en") == (), "the speaker does not vote on an issue"

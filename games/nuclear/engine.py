@@ -23,8 +23,10 @@ from games.nuclear.texts import names, t
 from games.tables.engine import (
     Control,
     EngineDefaults,
+    FormField,
     GameResult,
     GameStatus,
+    MoveForm,
     Outcome,
     PrivateWords,
     Timer,
@@ -98,6 +100,29 @@ class NuclearEngine(EngineDefaults):
                 Control(t(lang, "button.withdraw"), "withdraw", "secondary", secret=True),
             )
         return ()
+
+    def move_forms(self, state: NuclearState, seat: str, lang: str) -> tuple[MoveForm, ...]:
+        """Moves of several picks, as forms of menus in the private view: the second vote's one or two
+        cards, a gift of any cards to one player, a passed proposal handed to another."""
+        i = state.seat_index(seat)
+        if i is None or state.phase is Phase.OVER:
+            return ()
+        hand = tuple((f"{c} {CARDS[c].title(lang)}", c) for c in state.hands[i])[:25]
+        forms: list[MoveForm] = []
+        if state.phase is Phase.PLACE and seat in rules.awaiting(state) and hand:
+            cards = FormField("cards", t(lang, "form.place_cards"), hand, required=True, max_values=2)
+            forms.append(MoveForm("place", t(lang, "form.place"), (cards,)))
+        if state.phase is Phase.TALK and (i == state.speaker or state.options.anyone_gives):
+            others = tuple((name, f"@{name}") for j, name in enumerate(state.seats) if j != i)
+            to = FormField("to", t(lang, "form.to"), others, required=True)
+            if hand:
+                cards = FormField("cards", t(lang, "form.give_cards"), hand, required=True, max_values=len(hand))
+                forms.append(MoveForm("give", t(lang, "form.give"), (cards, to)))
+            passed = tuple((f"{c} {CARDS[c].title(lang)}", c) for c in state.passed[i])[:25]
+            if passed:
+                card = FormField("card", t(lang, "form.transfer_card"), passed, required=True)
+                forms.append(MoveForm("transfer", t(lang, "form.transfer"), (card, to)))
+        return tuple(forms)
 
     def legal_actions(self, state: NuclearState, seat: str) -> list[NuclearAction]:
         return rules.legal_actions(state, seat)
