@@ -166,7 +166,7 @@ def test_only_the_speaker_proposes_a_card_from_hand_and_everyone_sees_it() -> No
     assert state.phase is Phase.VOTE1
     assert state.voters == (1, 2, 3), "the speaker does not vote on an issue"
     shown = public(events)
-    assert "P01 “Generating nuclear power emits almost no carbon dioxide” (pro ⬜ · votes ⬜ · 3 pts)" in shown
+    assert "P01 “Generating nuclear power emits almost no carbon dioxide” (pro ⬜ · votes ⬜ · score 3)" in shown
     assert "Yes box ⬜ (pro votes), no box 🟩 (anti votes)." in shown
     assert "P01「核能發電過程幾乎不排放二氧化碳」（擁核 ⬜｜票 ⬜｜3 分）" in public(events, "zh-TW")
 

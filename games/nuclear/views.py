@@ -22,7 +22,7 @@ def _passed_text(state: NuclearState, i: int, lang: str) -> str:
         return t(lang, "board.no_passed")
     points = sum(CARDS[c].score for c in cards)
     shown = t(lang, "list.sep").join(f"{c}{SIDE_MARK.get(CARDS[c].side, '')}" for c in cards)
-    return t(lang, "board.passed", cards=shown, points=points)
+    return tn(lang, "board.passed", points, cards=shown)
 
 
 def _indices(state: NuclearState, lang: str) -> str:
