@@ -806,3 +806,42 @@ def test_moves_of_several_cards_are_offered_as_forms_of_menus() -> None:
     (place,) = ENGINE.move_forms(state, "bob", "en")
     assert (place.command, place.fields[0].max_values) == ("place", 2)
     assert ENGINE.move_forms(state, "ann", "en") == (), "the speaker does not vote on an issue"
+
+
+def test_a_speaker_with_no_card_passes_the_speaker_card_on() -> None:
+    state = table()
+    bob = state.seats.index("bob")
+    everything = (*state.passed[0], *state.deck, *state.hands[bob])
+    state = state.model_copy(
+        update={
+            "deck": (),
+            "discard": (),
+            "passed": (tuple(everything), *state.passed[1:]),
+            "hands": tuple(() if i == bob else h for i, h in enumerate(state.hands)),
+        }
+    )
+    events: list = []
+    new = rules._begin_round(state, random.Random(0), events)
+    shown = public(events)
+    assert "bob has no card to propose; the speaker card passes on." in shown
+    assert (new.round, new.speaker, new.phase) == (3, 2, Phase.PROPOSE), "cat speaks next"
+    assert new.history[-1].proposal is None
+    assert ENGINE.invariants(new) == []
+
+
+def test_nobody_to_vote_goes_straight_on() -> None:
+    state = table()
+    others = [c for i in (1, 2, 3) for c in state.hands[i]]
+    state = state.model_copy(
+        update={
+            "passed": ((), (), (), tuple(sorted(others))),
+            "hands": (state.hands[0], (), (), ()),
+        }
+    )
+    state, events = act(state, "ann", "propose P01")
+    assert "Nobody holds a card for the first vote." in public(events)
+    assert state.phase is Phase.TALK
+    state, events = act(state, "ann", "end")
+    assert "Nobody holds a card for the second vote." in public(events)
+    assert "Result: 0 yes, 0 no" in public(events), "nobody voted: it fails"
+    assert "P01" in state.discard
