@@ -210,3 +210,17 @@ async def test_the_join_button_asks_what_a_seat_brings_and_keeps_the_secret(disc
     assert "Your secret pledge: B." in (vote.response.embeds[0].description or "")
     assert not any("pledge B" in t for t in texts(public_messages(s))), "the pledge never reaches a public message"
     assert not s.env.errors
+
+
+async def test_after_a_restart_what_the_game_tells_one_seat_still_reaches_its_member(discord_server: Server) -> None:
+    """The restarted bot has not met the member yet (no cached member): the private event still goes by DM."""
+    s = discord_server
+    thread = await three_voters(s)
+    old = s.bot
+    await old.release()
+    new = create_bot(old.settings, clock=s.clock, timers=False)
+    await s.env.restart_bot(new)
+    s.bot = new
+    await s.bob.user.send_dm("!ballot-1 vote A")
+    assert s.last_answer(thread) == "bob has voted (1 of 3)."
+    assert any("You vote A in round 1" in text for text in dms(s, s.bob)), dms(s, s.bob)

@@ -45,6 +45,7 @@ async def test_the_transcript_examples_of_the_simulator_page_come_from_real_runs
             ("table_wikipedia.jsonl", "7"),
             ("table_ballot.jsonl", "7"),
             ("cards.jsonl", "3"),
+            ("table_nuclear.jsonl", "7"),
         ):
             transcript, _ = await _run(name, seed)
             said += transcript

@@ -332,10 +332,11 @@ class TableDesk:
                 for part in chunks(post.text):
                     await self._say(origin, content=part, ephemeral=True)
                 continue
-            member = guild.get_member(int(member_id)) if member_id.isdigit() else None
-            if member is None:
+            if not member_id.isdigit():
                 continue
             try:
+                # a member the bot has not met since it started is not cached yet: ask Discord
+                member = guild.get_member(int(member_id)) or await guild.fetch_member(int(member_id))
                 for part in chunks(post.text):
                     await member.send(content=part)
             except discord.HTTPException:

@@ -38,6 +38,7 @@ what only its seat may (``describe_setup``), whether typing it in the open would
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
@@ -105,8 +106,23 @@ __all__ = [
 class GameRuleError(ValueError):
     """An action the game does not allow, or text it cannot read; nothing was changed.
 
-    The message is one sentence fit to show the member who asked, as it is.
+    The message is one sentence fit to show the member who asked, as it is. A game whose texts
+    exist in several languages may give that sentence in each (``texts``: language → sentence);
+    a table then shows the one in its own language (``in_language``).
     """
+
+    def __init__(self, *args: object, texts: Mapping[str, str] | None = None) -> None:
+        super().__init__(*args)
+        self.texts: dict[str, str] = dict(texts or {})
+
+    def in_language(self, lang: str) -> GameRuleError:
+        """This error with its sentence in ``lang`` when the game gave one (the same type, the same texts)."""
+        said = self.texts.get(lang)
+        if said is None or said == str(self):
+            return self
+        translated = copy.copy(self)
+        translated.args = (said,)
+        return translated
 
 
 class BadCommandError(GameRuleError):

@@ -21,6 +21,11 @@ def stamp(at: datetime, lang: str = "en") -> str:
     return at.strftime(fmt)
 
 
+def live_stamp(at: datetime) -> str:
+    """A Discord timestamp that counts down in each reader's client (``<t:unix:R>``: "in 2 minutes")."""
+    return f"<t:{int(at.timestamp())}:R>"
+
+
 def duration_text(seconds: float, lang: str = "en") -> str:
     """``1d 2h 30m``, or seconds alone for clocks under a minute."""
     whole = max(int(seconds), 0)
@@ -214,6 +219,7 @@ class Awaited:
             seats=join_names(lang, self.seats),
             left=duration_text(self.seconds, lang),
             deadline=stamp(self.deadline, lang),
+            relative=live_stamp(self.deadline),
         )
 
 

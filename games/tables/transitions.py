@@ -60,6 +60,7 @@ from games.tables.actions import (
 from games.tables.autoplay import run_ai
 from games.tables.engine import (
     AnyEngine,
+    GameRuleError,
     IllegalActionError,
     NotASeatError,
     SeatingError,
@@ -150,7 +151,10 @@ def play(table: Table, action: PlayMove, at: datetime, rng: random.Random) -> St
     engine = engine_of(table)
     state = game_state(table)
     move = engine.load_action(action.action)
-    state, happened = engine.apply(state, seat.name, move, rng)
+    try:
+        state, happened = engine.apply(state, seat.name, move, rng)
+    except GameRuleError as exc:
+        raise exc.in_language(table.lang) from None
     fresh = _replace_seat(table, seat.model_copy(update={"timeouts": 0}))
     events: list[TableEvent] = [Moved(seat.name, by_ai=False, events=tuple(happened))]
     state = run_ai(fresh, state, rng, events)
@@ -179,7 +183,10 @@ def parse_move(table: Table, member: str, text: str, players: PlayerResolver | N
     seat = check_player(table, member)
     engine = engine_of(table)
     state = game_state(table)
-    action = engine.parse_action(state, seat.name, text, players)
+    try:
+        action = engine.parse_action(state, seat.name, text, players)
+    except GameRuleError as exc:
+        raise exc.in_language(table.lang) from None
     return PlayMove(member=member, action=engine.dump_action(action))
 
 
@@ -305,17 +312,18 @@ def _settle(
     lang = table.lang
     if status != "playing":
         result = engine.result(state)
+        summary = result.summaries.get(lang, result.summary)
         update |= {
             "status": TableStatus(status),
             "ended_at": at,
             "clocks": (),
-            "summary": result.summary,
+            "summary": summary,
             "winners": tuple(result.winners),
             "scores": tuple((seat, int(score)) for seat, score in result.scores.items()),
             "outcomes": tuple((o.seat, o.kind, o.value) for o in result.outcomes),
         }
         events.append(BoardShown(board_of(table, engine, state)))
-        events.append(TableEnded(TableStatus(status), tr(lang, "end.over", table=table.name, summary=result.summary)))
+        events.append(TableEnded(TableStatus(status), tr(lang, "end.over", table=table.name, summary=summary)))
         return Step(table.model_copy(update=update), tuple(events))
     timers = clocks.timers_of(table, engine, state)
     again = set(restart)

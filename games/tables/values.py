@@ -95,6 +95,8 @@ class GameResult:
     """Points per seat, when the game keeps score."""
     outcomes: tuple[Outcome, ...] = ()
     """What outlives the table, written in the transaction that ends it."""
+    summaries: Mapping[str, str] = field(default_factory=dict)
+    """``summary`` in other languages (language → text): a table shows the one in its own language."""
 
 
 @dataclass(frozen=True, slots=True)
