@@ -134,7 +134,6 @@ class Trades(_Part):
 LeadHours = Annotated[int, Field(ge=1, le=24 * 14)]
 """Hours before a deadline (or, for the judge, after a request) that a reminder is sent."""
 MAX_LEADS = 4
-CAUGHT_UP = "; after downtime sent late, once, only while its deadline is ahead"
 
 
 class Reminders(_Part):
@@ -142,26 +141,28 @@ class Reminders(_Part):
 
     Reminders are scheduled work like the phase changes: each is sent once, at its instant. One that
     fell while the bot was down is sent when the bot is back, as late as the outage was, but only
-    while what it reminds of is still ahead; one whose deadline has passed by then is dropped.
-    A lead longer than the phase (or vote) it reminds of is never sent.
+    while what it reminds of is still ahead; one whose deadline has passed by then is dropped (requests
+    waiting for the judge have no deadline: their reminder always comes). A lead longer than the phase
+    (or vote) it reminds of is never sent.
     """
 
     auction_end_hours: tuple[LeadHours, ...] = Field(
-        (24, 1), description="hours before the auction ends that #auctions is reminded" + CAUGHT_UP
+        (24, 1), description="hours before the auction ends that #auctions is reminded"
     )
     present_hand_hours: tuple[LeadHours, ...] = Field(
         (24,),
-        description="hours before placements that players who hold a hand and have not presented one get a DM"
-        + CAUGHT_UP,
+        description="hours before placements that players who hold a hand and have not presented one get a DM",
     )
     standard_vote_hours: tuple[LeadHours, ...] = Field(
-        (24,), description="hours before standard proposals' votes end that #proposals is reminded" + CAUGHT_UP
+        (24,), description="hours before standard proposals' votes end that #proposals is reminded"
     )
     confidence_vote_hours: tuple[LeadHours, ...] = Field(
-        (12,), description="hours before a vote of confidence ends that #game-actions is reminded" + CAUGHT_UP
+        (12,), description="hours before a vote of confidence ends that #game-actions is reminded"
     )
     judge_request_hours: tuple[LeadHours, ...] = Field(
-        (24,), description="hours a request waits unanswered before the judge gets a DM about it" + CAUGHT_UP
+        (24,),
+        description="hours a request waits unanswered before the judge gets a DM about it (it has no deadline:"
+        " one missed while the bot was down comes when it is back)",
     )
 
     @field_validator("*", mode="before")
