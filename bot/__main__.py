@@ -91,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--ticks-only", action="store_true", help="time only the ticks, not the busy week")
     bench.add_argument("--game", help="instead of the round: a thread game's own timings, e.g. sardini")
     bench.add_argument(
+        "--digest-only", action="store_true", help="time only the week's review of a busy week (--players, --bids)"
+    )
+    bench.add_argument("--digest-runs", type=int, default=50, help="builds of the week's review to time")
+    bench.add_argument(
         "--tick-gc",
         choices=("bot", "python"),
         default="bot",
@@ -172,6 +176,11 @@ def _command(args: argparse.Namespace) -> int:
                     per_week=args.offers_per_week,
                 )
             )
+        if args.digest_only:
+            from bot.bench_digest import digest_bench
+
+            print(digest_bench(players=args.players, bids=args.bids, runs=args.digest_runs, seed=args.seed))
+            return 0
         return asyncio.run(
             bench(
                 players=args.players,
@@ -183,6 +192,7 @@ def _command(args: argparse.Namespace) -> int:
                 tick_sizes=args.tick_sizes,
                 tick_runs=args.tick_runs,
                 tick_gc=args.tick_gc,
+                digest_runs=0 if args.ticks_only else args.digest_runs,
             )
         )
     if args.command == "run":

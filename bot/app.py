@@ -31,20 +31,22 @@ from bot.board import BoardPoster
 from bot.cogs.base import present
 from bot.cogs.cards import CardDesk
 from bot.cogs.tables import TableDesk
-from bot.discord_io import GuildConfig, chunks, command_text, reply_reference, resolver
+from bot.discord_io import GuildConfig, chunks, command_text, dms_closed, reply_reference, resolver
 from bot.memory import Memory
 from bot.notices import Notices
 from bot.permissions import cannot_post
-from bot.router import Post, Router, error_text, outcome_posts
+from bot.render import embeds
+from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
 from data.library_store import LibraryStore
-from data.store import Store
+from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
 from games.nomic import commands as words
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import RuleError
+from games.nomic.modlog import ModLogEntry
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import Outcome, RoundService
 from games.nomic.state import RoundState
@@ -67,6 +69,8 @@ COGS = (
 GLOBAL_SYNC_KEY = "global_commands_sha256"
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
 ROUND_POST = "an announcement of the round"
+MOD_LOG_POST = "an entry of the moderators' log"
+REVIEW_POST = "the week's review"
 SETUP_TIP = (
     "Moderators: `!setup` checks the round's channels and the permissions I lack in them, and `!admin sync` "
     "registers the slash commands here."
@@ -297,12 +301,14 @@ class NomicBot(commands.Bot):
 
     async def catch_up(self, guild: discord.Guild) -> bool:
         """Apply and announce the scheduled work due by now (the timers may not have fired yet):
-        the round's phase changes and the tables' reminders and timeouts, in time order.
+        the round's phase changes and the tables' reminders and timeouts, in time order. A reminder
+        whose deadline passed while the bot was down is not posted (its instant is applied all the same).
 
         Returns whether anything was announced; the guild's timer is then re-armed for the next work.
         """
-        posts = await self.router.due_work(str(guild.id), self.clock.now())
-        await self.deliver(guild, posts)
+        now = self.clock.now()
+        posts = await self.router.due_work(str(guild.id), now)
+        await self.deliver(guild, fresh(posts, now))
         if posts:
             await self.rearm(guild)
             self.memory.settle()
@@ -313,7 +319,7 @@ class NomicBot(commands.Bot):
         posts = await self.router.due_work(guild_id, now)
         guild = self.get_guild(int(guild_id))
         if guild is not None:
-            await self.deliver(guild, posts)
+            await self.deliver(guild, fresh(posts, self.clock.now()))
         if posts:
             self.memory.settle()
 
@@ -338,14 +344,28 @@ class NomicBot(commands.Bot):
         a table's posts in the table's thread. What cannot be posted is told to the moderators."""
         if any(post.thread is not None for post in posts):
             await self.desk.deliver(guild, posts)
-        if any(post.card is not None or (post.to and post.thread is None) for post in posts):
-            await self.cards.deliver(guild, [p for p in posts if p.thread is None and (p.card is not None or p.to)])
+        cards = [p for p in posts if p.thread is None and (p.card is not None or (p.to and p.kind != NOTICE))]
+        if cards:
+            await self.cards.deliver(guild, cards)
         config = await self.config(guild.id)
         for post in posts:
-            if post.thread is not None or post.card is not None or post.to:
+            if post.thread is not None or post.card is not None:
+                continue
+            if post.to:
+                if post.kind == NOTICE:
+                    await self.tell(guild, post)
                 continue
             role = post.channel or ChannelRole.GAME_ACTIONS
             channel = config.channel_for(guild, role)
+            if role is ChannelRole.MOD_LOG:
+                if channel is not None:  # only where a moderator chose to have the log posted
+                    await self.post_or_tell(guild, config, channel, post.text, lost=MOD_LOG_POST)
+                continue
+            if post.digest is not None and channel is not None:
+                embed = embeds.review(post.digest)
+                text = config.localize(post.text, guild)
+                await self.post_or_tell(guild, config, channel, text, embed=embed, lost=REVIEW_POST)
+                continue
             if channel is None:
                 log.warning("guild %s has no #%s channel; not posted: %s", guild.id, role.value, post.text[:80])
                 lost = config.lost_channel(guild, role)
@@ -365,18 +385,25 @@ class NomicBot(commands.Bot):
         *,
         reply_to: str | None = None,
         lost: str = ROUND_POST,
+        embed: discord.Embed | None = None,
     ) -> bool:
-        """Post ``text`` in ``channel``; when the bot may not, or Discord refuses, tell the moderators (once)."""
+        """Post ``text`` (or one ``embed``) in ``channel``; when the bot may not, or Discord refuses, tell
+        the moderators (once)."""
         me = guild.me
         missing = cannot_post(channel, me)
         if missing:
             await self.notices.report(guild, config, notices.forbidden(channel, missing, lost))
             return False
+        if embed is not None and not channel.permissions_for(me).embed_links:
+            embed = None  # without Embed Links Discord would drop it: the same words as plain text
         # a reply needs Read Message History: without it the announcement still goes, unquoted
         quoting = channel.permissions_for(me).read_message_history
         reference = reply_reference(channel, reply_to) if quoting else None
-        for part in chunks(text):
+        for part in [""] if embed is not None else chunks(text):
             try:
+                if embed is not None:
+                    await channel.send(embed=embed)
+                    break
                 await channel.send(part, reference=reference)  # type: ignore[arg-type]
             except discord.HTTPException as exc:
                 failure = notices.from_error(exc, channel, me, lost)
@@ -387,6 +414,55 @@ class NomicBot(commands.Bot):
                 return False
             reference = None
         return True
+
+    async def tell(self, guild: discord.Guild, post: Post) -> None:
+        """A post for single members (an outbid notice, a personal reminder): each by DM, with what was
+        held for them; when their DMs are closed it is held for their next answer only they see."""
+        for member_id in post.to:
+            member = guild.get_member(int(member_id)) if member_id.isdigit() else None
+            if member is None:
+                continue  # no longer on the server
+            held, last = await self.held(guild, member_id)
+            text = "\n\n".join(t for t in (held, post.text) if t)
+            try:
+                for part in chunks(text):
+                    await member.send(part)
+            except discord.HTTPException as exc:
+                if not dms_closed(exc):
+                    log.warning("guild %s: could not DM %s: %s", guild.id, member_id, exc)
+                await self.db.hold_notice(str(guild.id), member_id, post.at or self.clock.now(), post.text)
+                continue
+            if last is not None:
+                await self.db.drop_held(str(guild.id), member_id, through=last)
+
+    async def held(self, guild: discord.Guild, member_id: str) -> tuple[str, int | None]:
+        """What was held for a member whose DMs were closed, as a block for their next private answer,
+        and the id to ``drop_held`` through once it reached them ("", None: nothing)."""
+        rows = await self.db.held_notices(str(guild.id), member_id)
+        if not rows:
+            return "", None
+        head = "📬 Held for you while I could not DM you:"
+        return "\n".join([head, *(text for _, text in rows)]), rows[-1][0]
+
+    async def record_setup(
+        self,
+        guild: discord.Guild,
+        moderator: discord.abc.User,
+        what: str,
+        *,
+        channels: dict[str, str | None] | None = None,
+        moderator_role: object = KEEP,
+        kind: str = "setup",
+    ) -> None:
+        """A moderator's change of the server's setup, stored with its entry in the moderators' log
+        (one transaction), then posted in the moderators' log channel when there is one."""
+        entry = ModLogEntry(self.clock.now(), str(moderator.id), _shown_name(moderator), kind, what)
+        if channels is None and moderator_role is KEEP:
+            await self.db.add_mod_log(str(guild.id), entry)
+        else:
+            await self.db.setup_change(str(guild.id), entry, channels=channels, moderator_role=moderator_role)
+        self.forget_config(guild.id)
+        await self.deliver(guild, [Post(entry.post_text(), channel=ChannelRole.MOD_LOG, at=entry.at)])
 
     def context(
         self,
@@ -432,6 +508,8 @@ class NomicBot(commands.Bot):
             return
         posts = await self.router.run(str(guild.id), context, action)
         await present(ctx, context, action, posts)
+        if action.changes_state and posts and not posts[0].error:
+            await self.rearm(guild)  # its deadlines may come sooner (a vote, a notice's minute)
 
     async def on_message(self, message: discord.Message, /) -> None:
         if message.author.bot:
@@ -487,6 +565,10 @@ class NomicBot(commands.Bot):
             await ctx.reply(text, ephemeral=True, mention_author=False)
         except discord.HTTPException:
             log.exception("could not answer a failed command")
+
+
+def _shown_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
 
 
 def create_bot(settings: Settings, *, clock: Clock | None = None, timers: bool | None = None) -> NomicBot:

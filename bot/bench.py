@@ -37,8 +37,9 @@ from pathlib import Path
 import aiosqlite
 
 from bot import bench_ticks
+from bot.bench_digest import digest_bench
 from bot.router import Router
-from data.store import ArchiveRow, JoinedWrite, LoggedAction, Snapshot, Store
+from data.store import ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -144,6 +145,7 @@ class TimedStore:
         snapshot: str | None = None,
         archive: Sequence[ArchiveRow] = (),
         joined: JoinedWrite | None = None,
+        mod_log: Sequence[ModLogRow] = (),
     ) -> bool:
         started = time.perf_counter()
         stored = await self.store.append(
@@ -159,6 +161,7 @@ class TimedStore:
             snapshot=snapshot,
             archive=archive,
             joined=joined,
+            mod_log=mod_log,
         )
         elapsed = time.perf_counter() - started
         self.appends += 1
@@ -179,6 +182,12 @@ class TimedStore:
 
     async def archived_count(self, guild: str, kind: str) -> int:
         return await self.store.archived_count(guild, kind)
+
+    async def mod_log(self, guild: str, *, limit: int) -> list[ModLogRecord]:
+        return await self.store.mod_log(guild, limit=limit)
+
+    async def mod_log_count(self, guild: str) -> int:
+        return await self.store.mod_log_count(guild)
 
 
 @dataclass
@@ -566,8 +575,10 @@ async def bench(
     tick_sizes: Sequence[int] = bench_ticks.SIZES,
     tick_runs: int = bench_ticks.RUNS,
     tick_gc: str = "bot",
+    digest_runs: int = 0,
 ) -> int:
-    """Replay a busy week on an on-disk store, time the big ticks by server size, print both; returns 0."""
+    """Replay a busy week on an on-disk store, time the big ticks by server size, and the week's review
+    of a busy week; print them; returns 0."""
     if players < 2 or bids < 0 or trades < 0 or any(size < 2 for size in tick_sizes) or tick_runs < 1:
         print("the bench needs at least 2 players, one run and no negative counts", file=sys.stderr)
         return 2
@@ -581,6 +592,9 @@ async def bench(
             if week:
                 print()
             print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc))
+    if digest_runs > 0:
+        print()
+        print(digest_bench(players=players, bids=bids, runs=digest_runs, seed=seed))
     return 0
 
 

@@ -83,7 +83,11 @@ def _advance(state: RoundState, tick: Tick) -> RoundState:
 
 
 def _case(state: RoundState, note: str = "") -> TickCase:
+    """The next boundary's tick and the state before it (the reminders' ticks before it applied)."""
     tick = next_tick(state)
+    while not tick.boundaries:
+        state = _advance(state, tick)
+        tick = next_tick(state)
     label = " + ".join(_LABELS.get(kind, kind.value) for kind in tick.boundaries) or "tick"
     return TickCase(label + note, state, tick)
 
@@ -114,7 +118,7 @@ def tick_cases(players: int, seed: str) -> list[TickCase]:
         state = _apply(state, ADMIN, ga, AdminLot(cards=(_card(rng), _card(rng))), START)
 
     cases = [_case(state)]
-    state = _advance(state, cases[-1].tick)
+    state = _advance(cases[-1].state, cases[-1].tick)
     at = state.clock + timedelta(hours=1)
     top = dict.fromkeys(state.lots, 0)
     numbers = sorted(top)
@@ -127,7 +131,7 @@ def tick_cases(players: int, seed: str) -> list[TickCase]:
             top[number] = amount
 
     cases.append(_case(state))
-    state = _advance(state, cases[-1].tick)
+    state = _advance(cases[-1].state, cases[-1].tick)
     at = state.clock + timedelta(hours=1)
     for name in names:
         hand = tuple(_card(rng) for _ in range(5))

@@ -23,8 +23,15 @@ DMS_CLOSED = 50007
 TOO_OLD_TO_EDIT = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
-ROLES: tuple[ChannelRole, ...] = tuple(r for r in ChannelRole if r is not ChannelRole.OTHER)
-"""The channel roles a guild maps onto its channels."""
+ROLES: tuple[ChannelRole, ...] = (
+    ChannelRole.AUCTIONS,
+    ChannelRole.GAME_ACTIONS,
+    ChannelRole.PROPOSALS,
+    ChannelRole.JUDGE_ELECTIONS,
+)
+"""The channel roles of the round a guild maps onto its channels (by choice, or by their names)."""
+OPTIONAL_ROLES: tuple[ChannelRole, ...] = (ChannelRole.MOD_LOG,)
+"""Channel roles used only when a moderator binds a channel to them (never found by name)."""
 
 _MENTION = re.compile(r"^<@!?(\d{5,25})>[,.;:!?]*$")
 _ROLE_IN_TEXT = re.compile(r"(?<![\w<#])#(" + "|".join(re.escape(r.value) for r in ROLES) + r")(?![\w-])")
@@ -60,7 +67,7 @@ class GuildConfig:
             role = ChannelRole(getattr(channel, "name", "") or "")
         except ValueError:
             return ChannelRole.OTHER
-        if role is ChannelRole.OTHER or role in self.channels:
+        if role is ChannelRole.OTHER or role in OPTIONAL_ROLES or role in self.channels:
             return ChannelRole.OTHER
         return role
 
@@ -70,6 +77,8 @@ class GuildConfig:
         if bound is not None:
             channel = guild.get_channel(bound)
             return channel if isinstance(channel, discord.TextChannel) else None
+        if role in OPTIONAL_ROLES:
+            return None
         return discord.utils.get(guild.text_channels, name=role.value)
 
     def lost_channel(self, guild: discord.Guild, role: ChannelRole) -> int | None:

@@ -7,6 +7,7 @@ command gets the same checks and the same words wherever it was typed.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -16,7 +17,7 @@ from games.ictc.actions import CopyMove
 from games.ictc.commands import LIBRARY_WORDS, is_library_command
 from games.ictc.events import Note
 from games.ictc.service import LibraryService
-from games.nomic import commands, engine, views
+from games.nomic import commands, digest, engine, modlog, notices, views
 from games.nomic.actions import (
     AcceptTrade,
     Action,
@@ -30,6 +31,8 @@ from games.nomic.actions import (
     ShowHelp,
     ShowInventory,
     ShowLots,
+    ShowModLog,
+    ShowNotices,
     ShowPhase,
     ShowPlacements,
     ShowProposals,
@@ -41,7 +44,9 @@ from games.nomic.actions import (
     Stand,
 )
 from games.nomic.context import ChannelRole, Context
-from games.nomic.errors import BadInputError, ConflictError, RuleError
+from games.nomic.digest import Digest, FinishedGame, WeekReviewed
+from games.nomic.errors import BadInputError, ConflictError, NotAllowedError, RuleError
+from games.nomic.events import Event
 from games.nomic.proposals import reaction_of
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
@@ -74,26 +79,80 @@ class Post:
     mentions: tuple[str, ...] = ()
     """Members a table post is addressed to (whose turn it is)."""
     to: tuple[str, ...] = ()
-    """Members who each see this post privately (a card for some seats); never posted in a channel."""
+    """Members who each see this post privately (a card for some seats, an outbid notice, a personal
+    reminder); never posted in a channel."""
     card: tuple[int, int] | None = None
     """A card of the library to show with the text: (design, version); Discord draws its picture."""
     review: bool = False
     """With the card's Approve / Reject / Comment buttons."""
+    expires: datetime | None = None
+    """A reminder: not worth posting at or after this instant (its deadline), when caught up late."""
+    digest: Digest | None = None
+    """The week's review: Discord shows it as one embed, the simulator as its text."""
+
+
+NOTICE = "notice"
+"""The ``kind`` of the round's posts for one member (an outbid notice, a personal reminder): on Discord a
+DM, held for the member's next private answer when their DMs are closed."""
 
 
 def error_text(error: RuleError) -> str:
     return f"Can't do that: {error}."
 
 
-def outcome_posts(outcome: Outcome, at: datetime) -> list[Post]:
-    """Announcements of scheduled work, one message per channel, in event order."""
+def outcome_posts(outcome: Outcome, at: datetime, games: Sequence[FinishedGame] = ()) -> list[Post]:
+    """Announcements of scheduled work, one message per channel, in event order; what is for one
+    member goes to them alone, and each reminder and the week's review are messages of their own.
+
+    ``games``: the thread games finished in the week, for its review.
+    """
+    slots: list[Post | tuple[ChannelRole, str | None]] = []
     grouped: dict[tuple[ChannelRole, str | None], list[str]] = {}
     for event in outcome.events:
-        grouped.setdefault((event.channel, event.reply_to()), []).append(event.text())
+        own = _own_post(event, at, games)
+        if own is not None:
+            slots.extend(own)
+            continue
+        key = (event.channel, event.reply_to())
+        if key not in grouped:
+            grouped[key] = []
+            slots.append(key)
+        grouped[key].append(event.text())
     return [
-        Post("\n".join(texts), channel=channel, at=at, reply_to=reply_to)
-        for (channel, reply_to), texts in grouped.items()
+        slot if isinstance(slot, Post) else Post("\n".join(grouped[slot]), channel=slot[0], at=at, reply_to=slot[1])
+        for slot in slots
     ]
+
+
+def _own_post(event: Event, at: datetime, games: Sequence[FinishedGame]) -> list[Post] | None:
+    """The post of an event that is not grouped with others (None: it is grouped)."""
+    member = event.recipient()
+    if member is not None:
+        return [Post(event.text(), at=at, to=(member,), kind=NOTICE, expires=event.expires())]
+    if isinstance(event, WeekReviewed):
+        records = event.records.with_games(games)
+        if records.empty:
+            return []
+        review = digest.build(records)
+        return [Post(review.text(), channel=event.channel, at=at, digest=review)]
+    expires = event.expires()
+    if expires is not None:
+        return [Post(event.text(), channel=event.channel, at=at, expires=expires)]
+    return None
+
+
+def private_posts(outcome: Outcome, at: datetime) -> list[Post]:
+    """What a command's events tell single members (an outbid notice for the player it outbid)."""
+    return [
+        Post(event.text(), at=at, to=(member,), kind=NOTICE)
+        for event in outcome.events
+        if (member := event.recipient()) is not None
+    ]
+
+
+def fresh(posts: list[Post], now: datetime) -> list[Post]:
+    """Posts still worth posting at ``now``: a reminder caught up after its deadline is dropped."""
+    return [p for p in posts if p.expires is None or p.expires > now]
 
 
 def announcements(outcome: Outcome, ctx: Context) -> list[Post]:
@@ -187,7 +246,7 @@ class Router:
             if at is None or at > now:
                 break
             for tick_at, outcome in await catch_up(self.service, guild, at):
-                posts.extend(outcome_posts(outcome, tick_at))
+                posts.extend(await self._tick_posts(guild, tick_at, outcome))
             done: list[Post] = []
             if self.tables is not None:
                 done.extend(table_post(p) for p in await self.tables.due(guild, at))
@@ -198,8 +257,30 @@ class Router:
                 break
             posts.extend(done)
         for at, outcome in await catch_up(self.service, guild, now):
-            posts.extend(outcome_posts(outcome, at))
+            posts.extend(await self._tick_posts(guild, at, outcome))
         return posts
+
+    async def _tick_posts(self, guild: str, at: datetime, outcome: Outcome) -> list[Post]:
+        """A tick's posts; the week's review with the thread games that ended during the week."""
+        review = next((e for e in outcome.events if isinstance(e, WeekReviewed)), None)
+        games: list[FinishedGame] = []
+        if review is not None and self.tables is not None:
+            since, until = review.records.since, review.records.until
+            for table in await self.tables.all_tables(guild):
+                ended = table.ended_at
+                if table.started_at is None or ended is None or not since < ended <= until:
+                    continue
+                games.append(
+                    FinishedGame(
+                        name=table.name,
+                        game=table.game,
+                        status=table.status.value,
+                        players=tuple(s.name for s in table.humans),
+                        winners=table.winners,
+                        summary=table.summary or "",
+                    )
+                )
+        return outcome_posts(outcome, at, games)
 
     async def next_due(self, guild: str) -> datetime | None:
         """The next instant with scheduled work: the round's next tick, a table's reminder or timeout, or a
@@ -352,15 +433,19 @@ class Router:
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
-        return self._answer(ctx, outcome, copies_line)
+        return self._answer(ctx, outcome, copies_line, action)
 
-    def _answer(self, ctx: Context, outcome: Outcome, extra: str = "") -> list[Post]:
+    def _answer(self, ctx: Context, outcome: Outcome, extra: str = "", action: Action | None = None) -> list[Post]:
         if outcome.duplicate:
             return []
         if outcome.error is not None:
             return [Post(error_text(outcome.error), error=True)]
         text = outcome.text() + (f"\n{extra}" if extra else "")
-        return [Post(text), *announcements(outcome, ctx)]
+        posts = [Post(text), *announcements(outcome, ctx), *private_posts(outcome, ctx.at)]
+        noted = modlog.entry(ctx, action, outcome.events) if action is not None else None
+        if noted is not None:
+            posts.append(Post(noted.post_text(), channel=ChannelRole.MOD_LOG, at=ctx.at))
+        return posts
 
     async def _offered_copies(self, guild: str, ctx: Context, action: OfferTrade) -> str:
         """A trade offer with card copies: each side must hold the copies it would give (checked again at
@@ -400,7 +485,7 @@ class Router:
                 raise ConflictError("the card copies changed hands meanwhile; nothing was traded, try again") from None
         takers = {m.copy_id: m.taker for m in moves}
         moved = await self.library.describe_copies(guild, tuple(takers), takers)
-        return self._answer(ctx, outcome, f"Card copies moved: {moved}." if outcome.accepted else "")
+        return self._answer(ctx, outcome, f"Card copies moved: {moved}." if outcome.accepted else "", action)
 
     async def reaction(
         self, guild: str, ctx: Context, message_id: str, emoji: str, *, added: bool, source_line: int | None = None
@@ -447,6 +532,11 @@ class Router:
         if isinstance(action, ShowHelp):
             tables, cards = self.tables is not None, self.library is not None
             return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=tables, cards=cards)
+        if isinstance(action, ShowModLog):
+            if not ctx.is_moderator:
+                raise NotAllowedError("only moderators can read the moderators' log")
+            entries, total = await self.service.mod_log(guild, limit=action.count)
+            return modlog.log_text(entries, total)
         state = await self.service.state(guild)
         if state is None:
             raise NotStartedError("the round has not started on this server yet")
@@ -476,6 +566,8 @@ class Router:
             return views.proposals(state, await self.service.archive(guild, Proposal, reach=reach), action.page)
         if isinstance(action, ShowPlacements):
             return views.placements(state, action.page)
+        if isinstance(action, ShowNotices):
+            return notices.settings_text(state, ctx.actor)
         if isinstance(action, ShowRulings):
             reach = action.page * views.DECIDED_PAGE
             return views.rulings(state, await self.service.archive(guild, JudgeRequest, reach=reach), action.page)

@@ -68,6 +68,44 @@ class JoinedWrite(Protocol):
         """The transaction is durable."""
 
 
+class ModLogRow(Protocol):
+    """An entry of the moderators' log (``games.nomic.modlog.ModLogEntry`` is one)."""
+
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def moderator(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def what(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ModLogRecord:
+    at: datetime
+    moderator: str
+    name: str
+    kind: str
+    what: str
+
+
+_INSERT_MOD_LOG = (
+    "INSERT INTO mod_log (guild_id, at, moderator, moderator_name, kind, what) VALUES (?, ?, ?, ?, ?, ?)"
+)
+HELD_PER_MEMBER = 20
+"""Held notices kept for a member whose DMs are closed: the newest."""
+
+KEEP = object()
+"""``setup_change``: leave the moderator role as it is."""
+
+
+def _mod_log_params(guild: str, row: ModLogRow) -> tuple[str, str, str, str, str, str]:
+    return (guild, row.at.isoformat(), row.moderator, row.name, row.kind, row.what)
+
+
 @dataclass(frozen=True)
 class GuildSettings:
     """What a guild's moderators configured for the Discord adapter."""
@@ -396,9 +434,10 @@ class Store:
         snapshot: str | None = None,
         archive: Sequence[ArchiveRow] = (),
         joined: JoinedWrite | None = None,
+        mod_log: Sequence[ModLogRow] = (),
     ) -> bool:
-        """Log one action (and optionally a snapshot, archived records, another store's part) in one
-        transaction.
+        """Log one action (and optionally a snapshot, archived records, entries of the moderators' log,
+        another store's part) in one transaction.
 
         Returns False, changing nothing, when the event was logged before. ``seed`` creates the
         guild's row with the first action of its round. ``joined`` writes after the action's row;
@@ -407,7 +446,7 @@ class Store:
         conn = self._conn
         row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
         marks = self.progress.unsaved() if self.progress is not None else []
-        if seed is None and snapshot is None and not archive and not marks and joined is None:
+        if seed is None and snapshot is None and not archive and not marks and joined is None and not mod_log:
             # One statement in autocommit mode is its own transaction: one round trip, one commit.
             try:
                 await conn.execute(_INSERT_ACTION, row)
@@ -440,6 +479,8 @@ class Store:
                     " archived_at = excluded.archived_at, body = excluded.body",
                     [(guild, str(a.kind), a.number, seq, a.at.isoformat(), a.body) for a in archive],
                 )
+            if mod_log:
+                await conn.executemany(_INSERT_MOD_LOG, [_mod_log_params(guild, entry) for entry in mod_log])
             await write_progress(conn, marks)
             await conn.execute("COMMIT")
         except sqlite3.IntegrityError:
@@ -524,6 +565,100 @@ class Store:
             " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
             " updated_at = excluded.updated_at",
             (guild, role_id, datetime.now(UTC).isoformat()),
+        )
+
+    async def setup_change(
+        self,
+        guild: str,
+        entry: ModLogRow,
+        *,
+        channels: dict[str, str | None] | None = None,
+        moderator_role: object = KEEP,
+    ) -> None:
+        """A moderator's change of the server's setup and its entry in the moderators' log, in one
+        transaction: channel roles bound (``None``: back to the channel named after the role) and the
+        moderator role (a role id, or ``None`` for none; ``KEEP`` leaves it)."""
+        conn = self._conn
+        now = entry.at.isoformat()
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            for role, channel_id in (channels or {}).items():
+                if channel_id is None:
+                    await conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND role = ?", (guild, role))
+                else:
+                    await conn.execute(
+                        "INSERT INTO guild_channels (guild_id, role, channel_id, updated_at) VALUES (?, ?, ?, ?)"
+                        " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id,"
+                        " updated_at = excluded.updated_at",
+                        (guild, role, channel_id, now),
+                    )
+            if moderator_role is not KEEP:
+                await conn.execute(
+                    "INSERT INTO guild_settings (guild_id, moderator_role_id, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
+                    " updated_at = excluded.updated_at",
+                    (guild, moderator_role, now),
+                )
+            await conn.execute(_INSERT_MOD_LOG, _mod_log_params(guild, entry))
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+
+    async def add_mod_log(self, guild: str, entry: ModLogRow) -> None:
+        """An entry of the moderators' log for a change the store does not make itself (``!admin sync``)."""
+        await self._conn.execute(_INSERT_MOD_LOG, _mod_log_params(guild, entry))
+
+    async def mod_log(self, guild: str, *, limit: int) -> list[ModLogRecord]:
+        """The latest ``limit`` entries of the guild's moderators' log, newest first."""
+        async with self._conn.execute(
+            "SELECT at, moderator, moderator_name, kind, what FROM mod_log WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+            (guild, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            ModLogRecord(datetime.fromisoformat(str(r[0])), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows
+        ]
+
+    async def mod_log_count(self, guild: str) -> int:
+        async with self._conn.execute("SELECT COUNT(*) FROM mod_log WHERE guild_id = ?", (guild,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    # -- private notices held while a member's DMs are closed (migration 0007) --
+
+    async def hold_notice(self, guild: str, member: str, at: datetime, text: str) -> None:
+        """Keep a notice for the member's next private answer; only the newest ``HELD_PER_MEMBER`` stay."""
+        conn = self._conn
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute(
+                "INSERT INTO held_notices (guild_id, member_id, at, text) VALUES (?, ?, ?, ?)",
+                (guild, member, at.isoformat(), text),
+            )
+            await conn.execute(
+                "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id NOT IN"
+                " (SELECT id FROM held_notices WHERE guild_id = ? AND member_id = ? ORDER BY id DESC LIMIT ?)",
+                (guild, member, guild, member, HELD_PER_MEMBER),
+            )
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+
+    async def held_notices(self, guild: str, member: str) -> list[tuple[int, str]]:
+        """The member's held notices (id, text), oldest first; ``drop_held`` once they were handed over."""
+        async with self._conn.execute(
+            "SELECT id, text FROM held_notices WHERE guild_id = ? AND member_id = ? ORDER BY id", (guild, member)
+        ) as cur:
+            return [(int(r[0]), str(r[1])) for r in await cur.fetchall()]
+
+    async def drop_held(self, guild: str, member: str, *, through: int) -> None:
+        """Forget the member's held notices up to id ``through``: they reached the member."""
+        await self._conn.execute(
+            "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through)
         )
 
     async def meta(self, key: str) -> str | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from games.nomic import engine
-from games.nomic.actions import Tick
+from games.nomic import engine, reminders
+from games.nomic.actions import CalendarReminder, Tick
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.ruleset import Calendar, Ruleset
 from games.nomic.state import RoundState
@@ -47,8 +47,23 @@ def next_tick(state: RoundState) -> Tick:
             kinds = (BoundaryKind.AUCTION_END, BoundaryKind.PLACEMENTS)
         return Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
     weekly = _calendar_tick(cal, state.clock)
+    due = _calendar_reminders(state, cal, until=weekly.at)
     sooner = [d for d in engine.deadlines(state) if state.clock < d < weekly.at]
+    sooner += [r.at for r in due if r.at < weekly.at]
     if sooner:
-        return Tick(at=min(sooner))
+        at = min(sooner)
+        return Tick(at=at, reminders=tuple(r for r in due if r.at == at))
+    if due:
+        return weekly.model_copy(update={"reminders": tuple(r for r in due if r.at == weekly.at)})
     return weekly
 
+
+def _calendar_reminders(state: RoundState, cal: Calendar, *, until: datetime) -> list[CalendarReminder]:
+    """Reminders of the calendar's deadlines that fall after the clock and by ``until`` (the next
+    boundary: after it the state, and so what needs reminding, is another)."""
+    phase, _, phase_ends = phase_window(cal, state.clock)
+    auction_ends = phase_ends if phase is Phase.AUCTION else phase_window(cal, phase_ends)[2]
+    due = reminders.calendar_due(
+        state, auction_ends=auction_ends, placements=placements_at(cal, state.clock), phase_ends=phase_ends
+    )
+    return [r for r in due if r.at <= until]

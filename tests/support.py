@@ -81,6 +81,15 @@ def new_round(
 RNG = random.Random(0)
 
 
+def quiet_ruleset() -> Ruleset:
+    """The default ruleset without reminders, for tests that count the weekly boundaries' ticks
+    (a reminder is a tick of its own)."""
+    ruleset = Ruleset()
+    for option in type(ruleset.reminders).model_fields:
+        ruleset = ruleset.with_option(f"reminders.{option}", "off")
+    return ruleset
+
+
 def apply(
     state: RoundState,
     actor: str,

@@ -70,14 +70,14 @@ async def test_shortening_the_auction_ends_it_now_not_in_the_past(tmp_path: Path
         msg("l", "2026-12-06T00:00:00Z", "game-actions", "mod", "!admin lot AS AH"),
         msg("g", "2026-12-06T00:00:00Z", "game-actions", "mod", "!admin give @a 50 points"),
         msg("b", "2026-12-06T00:00:00Z", "auctions", "a", "!bid 1 10"),
-        msg("s", "2026-12-09T00:00:00Z", "game-actions", "mod", "!admin set calendar.auction_days 2"),
-        msg("p", "2026-12-09T00:00:01Z", "game-actions", "a", "!phase"),
+        msg("s", "2026-12-09T06:00:00Z", "game-actions", "mod", "!admin set calendar.auction_days 2"),
+        msg("p", "2026-12-09T06:00:01Z", "game-actions", "a", "!phase"),
         until="2026-12-14T00:00:00Z",
     )
     stamps = [e["at"] for e in result.transcript]
     assert stamps == sorted(stamps)
     sold = next(e for e in result.transcript if e["content"].startswith("Lot 1 (AS AH) goes to a"))
-    assert sold["at"] == "2026-12-09T00:00:00Z"
+    assert sold["at"] == "2026-12-09T06:00:00Z"
     assert answers(result, "p")[0].startswith("It is the bartering phase.")
     assert sorted(result.document["players"]["a"]["cards"]) == ["AH", "AS"]
 

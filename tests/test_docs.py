@@ -46,6 +46,7 @@ async def test_the_transcript_examples_of_the_simulator_page_come_from_real_runs
             ("table_ballot.jsonl", "7"),
             ("cards.jsonl", "3"),
             ("table_nuclear.jsonl", "7"),
+            ("notices.jsonl", "1"),
         ):
             transcript, _ = await _run(name, seed)
             said += transcript

@@ -41,7 +41,18 @@ UNTIL = {WEEK: datetime(2026, 12, 14, tzinfo=UTC), TABLES: datetime(2026, 12, 9,
 SEED = "7"
 
 WRITES: dict[type, tuple[str, ...]] = {
-    Store: ("append", "write_snapshot", "bind_channel", "set_moderator_role", "set_meta", "save_progress"),
+    Store: (
+        "append",
+        "write_snapshot",
+        "bind_channel",
+        "set_moderator_role",
+        "set_meta",
+        "save_progress",
+        "setup_change",
+        "add_mod_log",
+        "hold_notice",
+        "drop_held",
+    ),
     TableStore: ("commit", "attach_thread"),
 }
 """Every method of the stores that writes to the file (opening, which migrates, aside)."""
@@ -60,6 +71,9 @@ READS: dict[type, tuple[str, ...]] = {
         "archived_count",
         "guild_settings",
         "meta",
+        "mod_log",
+        "mod_log_count",
+        "held_notices",
     ),
     TableStore: (
         "open",

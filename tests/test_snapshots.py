@@ -13,12 +13,11 @@ from data.store import Store
 from games.nomic.actions import Action, AdminGive, AdminLot, Join, PlaceBid, PresentHand, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
-from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from games.nomic.state import RoundState
 from scheduler.due import opening
 from scheduler.live import catch_up
-from tests.support import AUC, GA, cards
+from tests.support import AUC, GA, cards, quiet_ruleset
 
 GUILD = "g1"
 SATURDAY_NOON = datetime(2026, 12, 5, 12, tzinfo=UTC)
@@ -36,7 +35,7 @@ def ctx(actor: str, at: datetime, event_id: str, channel: ChannelRole = GA) -> C
 
 
 async def start(service: RoundService) -> None:
-    ruleset = Ruleset()
+    ruleset = quiet_ruleset()  # the tests count the boundaries' ticks
     phase, presenting = opening(ruleset, SATURDAY_NOON)
     action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=("mod",))
     assert (await service.start(GUILD, ctx("setup", SATURDAY_NOON, "setup", ChannelRole.OTHER), action)).accepted

@@ -21,10 +21,10 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
 from games.nomic.members import unknown_member
 from games.nomic.phases import BoundaryKind
-from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from scheduler.due import opening
 from scheduler.live import catch_up
+from tests.support import quiet_ruleset
 
 GUILD = "g1"
 SATURDAY_NOON = datetime(2026, 12, 5, 12, tzinfo=UTC)
@@ -45,7 +45,7 @@ def ctx(actor: str, at: datetime, event_id: str, channel: ChannelRole = ChannelR
 
 
 async def start(service: RoundService, at: datetime = SATURDAY_NOON, seed: str = "seed") -> None:
-    ruleset = Ruleset()
+    ruleset = quiet_ruleset()  # the tests count the boundaries' ticks
     phase, presenting = opening(ruleset, at)
     action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=("mod",))
     outcome = await service.start(GUILD, ctx("setup", at, "setup", ChannelRole.OTHER), action, seed=seed)

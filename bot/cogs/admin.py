@@ -21,9 +21,10 @@ from discord.ext import commands
 
 from bot.cogs.base import Ctx, group, line, perform, reply, sub, summary
 from bot.cogs.economy import MAX_CHOICES, state_of
-from bot.discord_io import ROLES, GuildConfig
+from bot.discord_io import OPTIONAL_ROLES, ROLES, GuildConfig
 from bot.permissions import Lack, Need, lacking
 from bot.router import error_text
+from data.store import KEEP
 from games.nomic.context import ChannelRole
 from games.nomic.errors import BadInputError, NotAllowedError
 
@@ -31,8 +32,11 @@ if TYPE_CHECKING:
     from bot.app import NomicBot
 
 NOT_A_MODERATOR = NotAllowedError("only moderators (Manage Server, or the moderator role) can do that")
-ROLE_CHOICES = [app_commands.Choice(name=role.value, value=role.value) for role in ROLES]
-SETUP_CHANNEL_USAGE = "usage: `!setup channel ROLE #channel` (ROLE: " + ", ".join(r.value for r in ROLES) + ")"
+SETUP_ROLES = (*ROLES, *OPTIONAL_ROLES)
+ROLE_CHOICES = [app_commands.Choice(name=role.value, value=role.value) for role in SETUP_ROLES]
+SETUP_CHANNEL_USAGE = (
+    "usage: `!setup channel ROLE #channel` (ROLE: " + ", ".join(r.value for r in SETUP_ROLES) + ")"
+)
 SETUP_ROLE_USAGE = "usage: `!setup moderator-role @role` (or `none`)"
 SETUP_USAGE = (
     "usage: `!setup` alone, or with the channels to use and the moderator role, e.g. "
@@ -109,6 +113,11 @@ class Admin(commands.Cog):
     async def admin_set(self, ctx: Ctx, option: str, value: str) -> None:
         await perform(ctx, line("!admin set", option, value))
 
+    @sub(admin, "log", "moderators: the latest changes moderators made (corrections, rules, setup)")
+    @app_commands.describe(count="how many entries, newest first (10 when left out, at most 50)")
+    async def admin_log(self, ctx: Ctx, count: app_commands.Range[int, 1, 50] | None = None) -> None:
+        await perform(ctx, line("!admin log", count))
+
     @admin_set.autocomplete("option")
     async def option_choices(
         self, interaction: discord.Interaction[discord.Client], current: str
@@ -128,6 +137,8 @@ class Admin(commands.Cog):
         tree = self.bot.tree
         tree.copy_global_to(guild=ctx.guild)
         synced = await tree.sync(guild=ctx.guild)
+        what = f"registered {len(synced)} slash commands in this server"
+        await self.bot.record_setup(ctx.guild, ctx.author, what, kind="admin_sync")
         await reply(ctx, f"Registered {len(synced)} slash commands in this server; type `/` to see them.")
 
     @sub(admin, "unsync", "moderators: remove this server's copy of the slash commands")
@@ -136,6 +147,7 @@ class Admin(commands.Cog):
             return
         self.bot.tree.clear_commands(guild=ctx.guild)
         await self.bot.tree.sync(guild=ctx.guild)
+        await self.bot.record_setup(ctx.guild, ctx.author, "removed this server's slash commands", kind="admin_sync")
         await reply(ctx, "Removed this server's slash commands (global ones, if synced, stay).")
 
     @_setup_group
@@ -176,15 +188,25 @@ class Admin(commands.Cog):
         if isinstance(plan, str):
             await reply(ctx, error_text(BadInputError(plan)), ephemeral=True)
             return
-        guild_id = str(ctx.guild.id)
-        for role in ROLES:
-            channel, _ = plan[role]
+        binds: dict[str, str | None] = {}
+        changes: list[str] = []
+        for role in (*ROLES, *OPTIONAL_ROLES):
+            channel = plan[role][0] if role in plan else chosen.get(role)
             wanted = channel.id if channel is not None else None
+            if role in OPTIONAL_ROLES and wanted is None:
+                continue  # an optional role is changed only when named
             if config.channels.get(role) != wanted:
-                await self.bot.db.bind_channel(guild_id, role.value, str(wanted) if wanted is not None else None)
+                binds[role.value] = str(wanted) if wanted is not None else None
+                changes.append(f"#{role.value} → {channel.mention if channel is not None else 'by name'}")
         if moderator_role is not None:
-            await self.bot.db.set_moderator_role(guild_id, str(moderator_role.id))
-        self.bot.forget_config(ctx.guild.id)
+            changes.append(f"moderator role → {moderator_role.name}")
+        if changes:
+            role_id: object = str(moderator_role.id) if moderator_role is not None else KEEP
+            await self.bot.record_setup(
+                ctx.guild, ctx.author, "; ".join(changes), channels=binds, moderator_role=role_id
+            )
+        else:
+            self.bot.forget_config(ctx.guild.id)
         self.bot.notices.forget(ctx.guild.id)
         config = await self.bot.config(ctx.guild.id)
         how = {role: plan[role][1] for role in ROLES}
@@ -204,7 +226,7 @@ class Admin(commands.Cog):
             return usage
         chosen: dict[ChannelRole, discord.TextChannel] = {}
         moderator: discord.Role | None = None
-        names = {r.value: r for r in ROLES}
+        names = {r.value: r for r in SETUP_ROLES}
         for word, value in zip(args[::2], args[1::2], strict=True):
             key = word.lower().lstrip("#").rstrip(":")
             if key == MODERATOR_ROLE_OPTION:
@@ -240,11 +262,20 @@ class Admin(commands.Cog):
                     text = f"{channel.mention} already plays #{other.value}; bind that role elsewhere first"
                     await reply(ctx, error_text(BadInputError(text)), ephemeral=True)
                     return
-        await self.bot.db.bind_channel(str(ctx.guild.id), chosen.value, str(channel.id) if channel else None)
-        self.bot.forget_config(ctx.guild.id)
+        where = channel.mention if channel is not None else "by name" if chosen not in OPTIONAL_ROLES else "none"
+        await self.bot.record_setup(
+            ctx.guild,
+            ctx.author,
+            f"#{chosen.value} → {where}",
+            channels={chosen.value: str(channel.id) if channel else None},
+        )
         self.bot.notices.forget(ctx.guild.id)
-        if channel is None:
+        if channel is None and chosen in OPTIONAL_ROLES:
+            await reply(ctx, f"No channel is this server's {chosen.value} channel now: I post nothing of it.")
+        elif channel is None:
             await reply(ctx, f"The {chosen.value} role is back to the channel named #{chosen.value}.")
+        elif chosen is ChannelRole.MOD_LOG:
+            await reply(ctx, f"{channel.mention} is now the moderators' log channel: I post moderators' changes there.")
         else:
             await reply(ctx, f"{channel.mention} is now this server's {chosen.value} channel.")
 
@@ -255,7 +286,7 @@ class Admin(commands.Cog):
         if ctx.guild is None or not args or len(args) > 2:
             return usage
         role = args[0].lower().lstrip("#")
-        if role not in {r.value for r in ROLES}:
+        if role not in {r.value for r in SETUP_ROLES}:
             return usage
         if len(args) == 1:
             return role, None
@@ -278,8 +309,8 @@ class Admin(commands.Cog):
             if role is None and args[0].lower() != "none":
                 await reply(ctx, error_text(BadInputError(f"there is no role {args[0][:40]} here")), ephemeral=True)
                 return
-        await self.bot.db.set_moderator_role(str(ctx.guild.id), str(role.id) if role else None)
-        self.bot.forget_config(ctx.guild.id)
+        what = f"moderator role → {role.name if role is not None else 'none'}"
+        await self.bot.record_setup(ctx.guild, ctx.author, what, moderator_role=str(role.id) if role else None)
         self.bot.notices.forget(ctx.guild.id)
         if role is None:
             await reply(ctx, "No role makes a member a moderator now (Manage Server still does).")
@@ -387,6 +418,14 @@ def setup_report(
         problems += len(needed)
         lines.append(f"{label}: I lack")
         lines.extend(f"- {lack.text}" for lack in needed)
+    log_channel = config.channel_for(guild, ChannelRole.MOD_LOG)
+    if log_channel is not None:
+        lines.append(f"**#mod-log** → {log_channel.mention}: I post the moderators' log there.")
+    else:
+        lines.append(
+            "**#mod-log** (optional): none chosen; `/setup channel mod-log #channel` has me post the moderators' log"
+            " there (`!admin log` shows it anywhere)."
+        )
     moderator = guild.get_role(config.moderator_role) if config.moderator_role else None
     who = f"moderator role: {moderator.name}" if moderator is not None else "moderator role: none"
     lines.append(f"{who} (members with Manage Server are moderators too)")

@@ -22,9 +22,11 @@ from games.nomic import commands as words
 from games.nomic.actions import (
     Action,
     PlaceBid,
+    SetNotice,
     ShowHelp,
     ShowInventory,
     ShowLots,
+    ShowNotices,
     ShowPhase,
     ShowPlacements,
     ShowProposals,
@@ -150,21 +152,38 @@ async def present(ctx: Ctx, context: Context, action: Action | None, posts: list
             await reply(ctx, "That was done already.", ephemeral=True)
         return
     if posts[0].error:
-        for post in posts:
-            await reply(ctx, config.localize(post.text, guild), ephemeral=True)
+        texts = [config.localize(post.text, guild) for post in posts]
+        if slash:  # an answer only the member sees carries what was held for them
+            await _with_held(ctx, texts)
+        for text in texts:
+            await reply(ctx, text, ephemeral=True)
         return
     show = _PRESENTERS.get(type(action)) if action is not None else None
     text = config.localize(posts[0].text, guild)
     if show is not None:
         await show(ctx, context, action, text)
+        # what the command tells others (an outbid player) or posts elsewhere
+        await bot.deliver(guild, [p for p in posts[1:] if p.to or p.channel is not None])
         return
     for post in posts:
-        if post.channel is not None:
+        if post.to or post.channel is not None:
             await bot.deliver(guild, [post])
         elif post.private:
             await _private(ctx, embed=discord.Embed(description=config.localize(post.text, guild)), hand=None)
         else:
             await reply(ctx, config.localize(post.text, guild))
+
+
+async def _with_held(ctx: Ctx, texts: list[str]) -> None:
+    """Add to the last of ``texts`` (an answer only the member sees) what was held for them while
+    their DMs were closed, and forget it: it has reached them."""
+    if ctx.guild is None:
+        return
+    held, last = await ctx.bot.held(ctx.guild, str(ctx.author.id))
+    if last is None:
+        return
+    texts[-1] = f"{texts[-1]}\n\n{held}"
+    await ctx.bot.db.drop_held(str(ctx.guild.id), str(ctx.author.id), through=last)
 
 
 async def _state(ctx: Ctx) -> Any:
@@ -215,7 +234,8 @@ HELP_SLASH = "Every command also works as a slash command: type `/` and pick it.
 HELP_MODERATORS = (
     "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "
     "in each; `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
-    "judge-elections), `/setup moderator-role @role` names the moderator role, `/setup show` reports both; "
+    "judge-elections, and mod-log, where I post the moderators' log), `/setup moderator-role @role` names the "
+    "moderator role, `/setup show` reports both; `!admin log [N]` shows the latest changes moderators made; "
     "`!admin sync` registers the slash commands in this server."
 )
 
@@ -226,6 +246,16 @@ async def _help(ctx: Ctx, context: Context, action: Any, text: str) -> None:
         lines.append(HELP_MODERATORS)
     title = f"What you can do in #{getattr(ctx.channel, 'name', None) or 'this channel'}"
     await reply_embeds(ctx, embeds.text_embeds(title, "\n".join(lines)), ephemeral=ctx.interaction is not None)
+
+
+async def _notices(ctx: Ctx, context: Context, action: Any, text: str) -> None:
+    """A member's own notice settings: only they see the slash form's answer (with anything held for them)."""
+    if ctx.interaction is None:
+        await reply(ctx, text)
+        return
+    texts = [text]
+    await _with_held(ctx, texts)
+    await reply(ctx, texts[0], ephemeral=True)
 
 
 async def _inventory(ctx: Ctx, context: Context, action: Any, text: str) -> None:
@@ -245,17 +275,21 @@ async def _private(ctx: Ctx, *, embed: discord.Embed | None, hand: tuple[str, An
         shown, picture = embeds.inventory(hand[0], tuple(hand[1].cards))
     else:
         shown, picture = embed or discord.Embed(), None
+    guild = ctx.guild
+    held, last = await ctx.bot.held(guild, str(ctx.author.id)) if guild is not None else ("", None)
+    content = held[: embeds.MESSAGE_LIMIT] or None
     if ctx.interaction is not None:
         if picture is not None:
-            await ctx.send(embed=shown, file=picture, ephemeral=True)
+            await ctx.send(content, embed=shown, file=picture, ephemeral=True)
         else:
-            await ctx.send(embed=shown, ephemeral=True)
+            await ctx.send(content, embed=shown, ephemeral=True)
+        await _drop_held(ctx, last)
         return
     try:
         if picture is not None:
-            await ctx.author.send(embed=shown, file=picture)
+            await ctx.author.send(content, embed=shown, file=picture)
         else:
-            await ctx.author.send(embed=shown)
+            await ctx.author.send(content, embed=shown)
     except discord.HTTPException as exc:
         why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
         hidden = (
@@ -269,7 +303,13 @@ async def _private(ctx: Ctx, *, embed: discord.Embed | None, hand: tuple[str, An
             "(server menu → Privacy Settings) and ask again, or use the slash command: only you see its answer.",
         )
         return
+    await _drop_held(ctx, last)
     await reply(ctx, "I sent you the answer in a DM.")
+
+
+async def _drop_held(ctx: Ctx, last: int | None) -> None:
+    if last is not None and ctx.guild is not None:
+        await ctx.bot.db.drop_held(str(ctx.guild.id), str(ctx.author.id), through=last)
 
 
 _PRESENTERS: dict[type, Callable[[Ctx, Context, Any, str], Awaitable[None]]] = {
@@ -284,4 +324,6 @@ _PRESENTERS: dict[type, Callable[[Ctx, Context, Any, str], Awaitable[None]]] = {
     ShowPlacements: _placements,
     ShowHelp: _help,
     ShowInventory: _inventory,
+    ShowNotices: _notices,
+    SetNotice: _notices,
 }

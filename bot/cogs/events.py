@@ -67,6 +67,8 @@ class RoundEvents(commands.Cog):
             str(message.guild.id), ctx, message.content, resolver(message.guild), message_id=str(message.id)
         )
         await self._answer(message.guild, message.channel, posts, str(message.id))
+        if posts and not posts[0].error:
+            await self.bot.rearm(message.guild)  # an urgent proposal's vote ends on a timer of its own
         if ctx.channel is ChannelRole.PROPOSALS and posts and not posts[0].error:
             await self._open_discussion(message)
 
@@ -92,7 +94,7 @@ class RoundEvents(commands.Cog):
     ) -> None:
         config = await self.bot.config(guild.id)
         for post in posts:
-            if post.channel is not None:
+            if post.channel is not None or post.to:
                 await self.bot.deliver(guild, [post])
                 continue
             reference = reply_reference(channel, message_id)
@@ -209,7 +211,8 @@ class RoundEvents(commands.Cog):
         event = f"leave:{member}:{state.seq}"
         ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
         posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
-        await bot.deliver(guild, [Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts])
+        shown = [p if p.to else Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts]
+        await bot.deliver(guild, shown)
 
 
 async def setup(bot: NomicBot) -> None:

@@ -27,6 +27,19 @@ class Help(commands.Cog):
     async def phase(self, ctx: Ctx) -> None:
         await perform(ctx, "!phase")
 
+    @word("notify")
+    @app_commands.describe(
+        notice="outbid: a DM when your highest bid on a lot is beaten or lapses; reminders: DMs before deadlines",
+        switch="on or off (left out: show your settings)",
+    )
+    async def notify(
+        self,
+        ctx: Ctx,
+        notice: Literal["outbid", "reminders"] | None = None,
+        switch: Literal["on", "off"] | None = None,
+    ) -> None:
+        await perform(ctx, line("!notify", notice, switch) if notice and switch else "!notify")
+
     @word("ruleset")
     @app_commands.describe(
         show="the rules in force (default), their versions, or what changed between two versions",

@@ -16,6 +16,7 @@ import discord
 from bot.render.cards import BoardLot, render_board, render_hand
 from games.nomic.cards import Card
 from games.nomic.common import highest_bid
+from games.nomic.digest import Digest
 from games.nomic.state import Player, RoundState
 from scheduler.calendar import phase_window, placements_at
 
@@ -171,3 +172,13 @@ def rulings(state: RoundState, text: str) -> list[discord.Embed]:
     if votes:
         embeds[-1].add_field(name="Votes of confidence end", value="\n".join(votes)[:FIELD_LIMIT], inline=False)
     return embeds
+
+
+def review(digest: Digest) -> discord.Embed:
+    """The week's review as one embed (``games.nomic.digest.build`` keeps it within Discord's limits)."""
+    embed = discord.Embed(title=digest.title, description=digest.description, colour=GOLD)
+    for name, value in digest.fields:
+        embed.add_field(name=name, value=value, inline=False)
+    if digest.footer:
+        embed.set_footer(text=digest.footer)
+    return embed

@@ -182,6 +182,8 @@ class World:
     def _emit(self, posts: list[Post], *, channel: str, actor: str, reply_to: str | None, at: datetime) -> None:
         for post in posts:
             when = post.at or at
+            if post.channel is ChannelRole.MOD_LOG:
+                continue  # posted only where a moderator bound a channel to it (`/setup`), which the simulator has not
             if post.to:
                 # for some seats only: each of their members privately, never a channel
                 for member in post.to:

@@ -6,14 +6,14 @@ stored seed and the action's sequence number, so a replay of the log rolls the s
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from games.nomic.cards import CardField
 from games.nomic.items import Items
-from games.nomic.phases import BoundaryKind, Phase
+from games.nomic.phases import BoundaryKind, Phase, ReminderKind
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import LEGACY_VARIANT, Vote
 
@@ -186,6 +186,29 @@ class Resign(_Action):
     kind: Literal["resign"] = "resign"
 
 
+class SetNotice(_Action):
+    """``!notify outbid on``: a member's choice of what they are told privately."""
+
+    kind: Literal["notify"] = "notify"
+    notice: Literal["outbid", "reminders"]
+    on: bool
+
+
+class CalendarReminder(BaseModel):
+    """A reminder whose deadline the calendar sets, handed to the rules with the tick at its instant
+    (the rules never read a calendar, as with ``Tick.boundaries``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ReminderKind
+    deadline: datetime
+    hours: int
+
+    @property
+    def at(self) -> datetime:
+        return self.deadline - timedelta(hours=self.hours)
+
+
 class Tick(_Action):
     """Scheduled work due at ``at`` (phase boundaries and the like)."""
 
@@ -194,6 +217,9 @@ class Tick(_Action):
     boundaries: tuple[BoundaryKind, ...] = ()
     phase_ends_at: datetime | None = None
     """When the phase in force after this tick ends, for the announcement."""
+    reminders: tuple[CalendarReminder, ...] = ()
+    """Reminders of calendar deadlines falling at ``at`` (those of the state's own deadlines, such as a
+    vote of confidence, the rules find themselves)."""
 
 
 class ShowInventory(_Query):
@@ -247,6 +273,19 @@ class ShowHelp(_Query):
     kind: Literal["help"] = "help"
 
 
+class ShowNotices(_Query):
+    kind: Literal["notices"] = "notices"
+
+
+MOD_LOG_SHOWN = 10
+MOD_LOG_MOST = 50
+
+
+class ShowModLog(_Query):
+    kind: Literal["mod_log"] = "mod_log"
+    count: int = Field(MOD_LOG_SHOWN, ge=1, le=MOD_LOG_MOST)
+
+
 Action = Annotated[
     StartRound
     | Join
@@ -273,6 +312,7 @@ Action = Annotated[
     | CastConfidence
     | AssentRemoval
     | Resign
+    | SetNotice
     | Tick
     | ShowInventory
     | ShowLots
@@ -284,8 +324,13 @@ Action = Annotated[
     | ShowProposals
     | ShowRulings
     | ShowPlacements
-    | ShowHelp,
+    | ShowHelp
+    | ShowNotices
+    | ShowModLog,
     Field(discriminator="kind"),
 ]
+
+MODERATION = (AdminGive, AdminTake, AdminLot, AdminSet)
+"""Moderators' corrections: each one accepted is kept in the moderators' log."""
 
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

@@ -47,6 +47,8 @@ def check_bid(state: RoundState, ctx: Context, action: PlaceBid) -> None:
 def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
     check_bid(state, ctx, action)
     lot = state.lots[action.lot]
+    high = highest_bid(state, lot)
+    beaten = high.player if high is not None and high.player != ctx.actor else None
     bid = Bid(id=state.next_bid, lot=lot.number, player=ctx.actor, amount=action.amount, at=ctx.at)
     lot = with_bid(lot, bid)
     player = state.players[ctx.actor]
@@ -56,7 +58,15 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
     state = state.model_copy(
         update={"lots": {**state.lots, lot.number: lot}, "next_bid": bid.id + 1, "players": players}
     )
-    return Transition(state, (BidPlaced(ctx.actor_name, lot.number, action.amount),))
+    placed = BidPlaced(
+        ctx.actor_name,
+        lot.number,
+        action.amount,
+        player=ctx.actor,
+        beaten=beaten,
+        beaten_amount=high.amount if beaten is not None and high is not None else 0,
+    )
+    return Transition(state, (placed,))
 
 
 def _require_room(state: RoundState) -> None:

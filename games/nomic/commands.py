@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.nomic.actions import (
+    MOD_LOG_MOST,
+    MOD_LOG_SHOWN,
     AcceptTrade,
     Action,
     AdminGive,
@@ -32,9 +34,12 @@ from games.nomic.actions import (
     PlaceBid,
     PresentHand,
     Resign,
+    SetNotice,
     ShowHelp,
     ShowInventory,
     ShowLots,
+    ShowModLog,
+    ShowNotices,
     ShowPhase,
     ShowPlacements,
     ShowProposals,
@@ -100,9 +105,14 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("phase", "!phase", "the current phase and the time left in it"),
     CommandWord("help", "!help", "what you can do here"),
     CommandWord(
+        "notify",
+        "!notify [outbid|reminders on|off]",
+        "your DMs: when you are outbid (off unless you ask), reminders for you (on)",
+    ),
+    CommandWord(
         "admin",
-        "!admin give|take @member ITEMS, !admin lot C1 C2, !admin set OPTION VALUE",
-        "moderators: correct the game state or the ruleset",
+        "!admin give|take @member ITEMS, !admin lot C1 C2, !admin set OPTION VALUE, !admin log [N]",
+        "moderators: correct the game state or the ruleset; the moderators' log",
         moderators_only=True,
     ),
 )
@@ -243,6 +253,8 @@ def parse(text: str, resolve: MemberResolver) -> Action:
         return DeclineTrade(number=number) if name == "decline" else CancelTrade(number=number)
     if name == "admin":
         return _parse_admin(args, resolve)
+    if name == "notify":
+        return _parse_notify(args)
     raise UnknownError(f"there is no command `!{_shown(name)}`; `!help` lists the commands")
 
 
@@ -288,10 +300,26 @@ def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:
     return OfferTrade(target=target, give=Items.parse(give_text), get=Items.parse(get_text))
 
 
+_SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False}
+
+
+def _parse_notify(args: list[str]) -> Action:
+    if not args:
+        return ShowNotices()
+    usage = "usage: `!notify`, `!notify outbid on|off` or `!notify reminders on|off`"
+    if len(args) != 2:
+        raise BadInputError(usage)
+    kind, switch = args[0].lower(), args[1].lower()
+    kind = {"outbids": "outbid", "reminder": "reminders"}.get(kind, kind)
+    if kind not in {"outbid", "reminders"} or switch not in _SWITCH:
+        raise BadInputError(usage)
+    return SetNotice(notice="outbid" if kind == "outbid" else "reminders", on=_SWITCH[switch])
+
+
 def _parse_admin(args: list[str], resolve: MemberResolver) -> Action:
     usage = (
-        "usage: `!admin give @member ITEMS`, `!admin take @member ITEMS`, `!admin lot C1 C2` "
-        "or `!admin set OPTION VALUE`"
+        "usage: `!admin give @member ITEMS`, `!admin take @member ITEMS`, `!admin lot C1 C2`, "
+        "`!admin set OPTION VALUE` or `!admin log [N]`"
     )
     if not args:
         raise BadInputError(usage)
@@ -307,6 +335,13 @@ def _parse_admin(args: list[str], resolve: MemberResolver) -> Action:
         if not cards:
             raise BadInputError("usage: `!admin lot C1 C2`")
         return AdminLot(cards=cards)
+    if verb == "log":
+        if len(rest) > 1:
+            raise BadInputError("usage: `!admin log [N]` (the latest N entries, at most 50)")
+        count = _number(rest[0], "count") if rest else MOD_LOG_SHOWN
+        if count > MOD_LOG_MOST:
+            raise BadInputError(f"`!admin log` shows at most {MOD_LOG_MOST} entries")
+        return ShowModLog(count=count)
     if verb == "set":
         if len(rest) < 2:
             raise BadInputError("usage: `!admin set OPTION VALUE`, e.g. `!admin set auction.lots_per_auction 8`")

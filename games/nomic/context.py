@@ -9,13 +9,18 @@ from pydantic import BaseModel, ConfigDict
 
 
 class ChannelRole(StrEnum):
-    """The channels the ruleset names; ``OTHER`` is any channel it does not."""
+    """The channels the ruleset names; ``OTHER`` is any channel it does not.
+
+    ``MOD_LOG`` is no channel of the rules: where the moderators' log is posted, when a moderator
+    chose one (``/setup channel mod-log``); nothing is posted there otherwise.
+    """
 
     AUCTIONS = "auctions"
     GAME_ACTIONS = "game-actions"
     PROPOSALS = "proposals"
     JUDGE_ELECTIONS = "judge-elections"
     OTHER = "other"
+    MOD_LOG = "mod-log"
 
     @property
     def mention(self) -> str:

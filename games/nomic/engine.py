@@ -11,7 +11,20 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.nomic import admin, archive, auction, elections, judge, players, presenting, proposals, trades
+from games.nomic import (
+    admin,
+    archive,
+    auction,
+    digest,
+    elections,
+    judge,
+    notices,
+    players,
+    presenting,
+    proposals,
+    reminders,
+    trades,
+)
 from games.nomic.actions import (
     AcceptTrade,
     Action,
@@ -37,6 +50,7 @@ from games.nomic.actions import (
     Propose,
     React,
     Resign,
+    SetNotice,
     Stand,
     StartRound,
     Tick,
@@ -44,9 +58,9 @@ from games.nomic.actions import (
 from games.nomic.common import Transition
 from games.nomic.context import Context
 from games.nomic.errors import ConflictError, RuleError
-from games.nomic.events import Event, PhaseBegins, PointsGranted, RoundStarted
+from games.nomic.events import Event, LotSold, LotUnsold, PhaseBegins, PointsGranted, RoundStarted
 from games.nomic.phases import BoundaryKind, Phase
-from games.nomic.state import RoundState, RulesetVersion
+from games.nomic.state import RoundState, RulesetVersion, SaleRecord, WeekLog
 
 _Checker = Callable[[RoundState, Context, Any], None]
 _Applier = Callable[[RoundState, Context, Any], Transition]
@@ -75,6 +89,7 @@ _RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
     CastConfidence: (judge.check_confidence, judge.apply_confidence),
     AssentRemoval: (judge.check_removal, judge.apply_removal),
     Resign: (judge.check_resign, judge.apply_resign),
+    SetNotice: (notices.check_set, notices.apply_set),
 }
 
 TRADE_HISTORY = timedelta(days=7)
@@ -115,7 +130,11 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
         step = rule[1](state, ctx, action)
     if step.state is state:
         return step
-    return Transition(step.state.model_copy(update={"seq": state.seq + 1}), step.events)
+    new = step.state
+    update: dict[str, object] = {"seq": state.seq + 1}
+    if isinstance(action, PlaceBid):
+        update["week"] = new.week.model_copy(update={"bids": new.week.bids + 1})
+    return notices.record(Transition(new.model_copy(update=update), step.events, step.archived), ctx.at)
 
 
 def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Transition:
@@ -137,16 +156,25 @@ def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Tran
 
 
 def deadlines(state: RoundState) -> list[datetime]:
-    """Instants of scheduled work that the state itself sets (not the weekly calendar)."""
-    return sorted(proposals.urgent_deadlines(state) + judge.confidence_deadlines(state))
+    """Instants of scheduled work that the state itself sets (not the weekly calendar): the ends of
+    votes, the reminders of the state's own deadlines, and outbid notices waiting for their minute."""
+    return sorted(
+        proposals.urgent_deadlines(state)
+        + judge.confidence_deadlines(state)
+        + reminders.deadlines(state)
+        + notices.due(state)
+    )
 
 
 def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
-    """Apply everything due at ``tick.at``: boundaries in their fixed order, then move the clock."""
+    """Apply everything due at ``tick.at``: boundaries in their fixed order, the reminders falling
+    since the last tick, outbid notices whose minute is over; then move the clock."""
     if tick.at <= state.clock:
         raise ConflictError("this moment's scheduled work has already been applied")
+    since = state.clock
     events: list[Event] = []
     retired: tuple[archive.Archived, ...] = ()
+    new_judge = False
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
     step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
     state = step.state
@@ -157,7 +185,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     for kind in sorted(tick.boundaries, key=lambda k: k.order):
         if kind is BoundaryKind.AUCTION_END:
             step = auction.settle_auction(state)
-            state = step.state.model_copy(
+            state = _with_sales(step.state, step.events).model_copy(
                 update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}
             )
             events.extend(step.events)
@@ -166,18 +194,42 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
                 events.append(PhaseBegins("bartering", tick.phase_ends_at, note))
         elif kind is BoundaryKind.PLACEMENTS:
             step = presenting.make_placements(state, rng)
-            state = step.state
+            state = step.state.model_copy(update={"week": step.state.week.model_copy(update={"placed": True})})
             events.extend(step.events)
         elif kind is BoundaryKind.AUCTION_START:
+            judge_before = state.judge
             step = elections.hold_election(state)
             state = step.state
             events.extend(step.events)
+            if state.judge is not None and state.judge != judge_before:
+                found = reminders.for_new_judge(state, tick.at)
+                new_judge = bool(found)
+                events.extend(found)
+            if state.ruleset.digest.weekly:
+                events.append(digest.WeekReviewed(digest.week_records(state, tick.at)))
             step = _auction_start(state, tick)
-            state = step.state
+            state = step.state.model_copy(update={"week": WeekLog(since=tick.at)})
             events.extend(step.events)
             state, retired = archive.retire(state, tick.at)
-    state = state.model_copy(update={"clock": tick.at, "seq": state.seq + 1})
-    return Transition(state, tuple(events), retired)
+    events.extend(reminders.remind(state, tick, since, judge=not new_judge))
+    step = notices.record(Transition(state, tuple(events)), tick.at)
+    flushed = notices.flush(step.state, tick.at)
+    state = flushed.state.model_copy(update={"clock": tick.at, "seq": state.seq + 1})
+    return Transition(state, (*step.events, *flushed.events), retired)
+
+
+def _with_sales(state: RoundState, events: tuple[Event, ...]) -> RoundState:
+    """The week's log with the lots the settlement sold or left unsold (the lots leave the state)."""
+    sales = tuple(
+        SaleRecord(lot=e.lot, cards=e.cards, name=e.name, amount=e.amount) for e in events if isinstance(e, LotSold)
+    )
+    unsold = tuple(e.lot for e in events if isinstance(e, LotUnsold))
+    if not sales and not unsold:
+        return state
+    week = state.week
+    return state.model_copy(
+        update={"week": week.model_copy(update={"sales": week.sales + sales, "unsold": week.unsold + unsold})}
+    )
 
 
 def _auction_start(state: RoundState, tick: Tick) -> Transition:

@@ -38,6 +38,14 @@ class Event:
         """Where an event caused by a member's command is announced besides the answer (None: nowhere)."""
         return None
 
+    def recipient(self) -> str | None:
+        """The one member an event is for (a DM: an outbid notice, a personal reminder); None: a channel's."""
+        return None
+
+    def expires(self) -> datetime | None:
+        """A reminder: not worth posting at or after this instant (when it is caught up after downtime)."""
+        return None
+
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
@@ -72,6 +80,10 @@ class BidPlaced(Event):
     name: str
     lot: int
     amount: int
+    player: str = field(default="", compare=False)
+    beaten: str | None = field(default=None, compare=False)
+    """The player whose bid was the highest valid one before (it is beaten now), if someone else's."""
+    beaten_amount: int = field(default=0, compare=False)
 
     def text(self) -> str:
         return f"{self.name} bids {_plural(self.amount, 'point')} on lot {self.lot}; it is now the highest bid."
@@ -83,6 +95,8 @@ class BidsInvalidated(Event):
     bids: tuple[tuple[int, int], ...]
     """(lot, amount) of each bid that lost its validity."""
     reason: str
+    player: str = field(default="", compare=False)
+    """The bidder's id (the name is what is shown)."""
 
     def text(self) -> str:
         listed = ", ".join(f"{amount} on lot {lot}" for lot, amount in self.bids)

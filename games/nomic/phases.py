@@ -24,3 +24,13 @@ class BoundaryKind(StrEnum):
     @property
     def order(self) -> int:
         return list(BoundaryKind).index(self)
+
+
+class ReminderKind(StrEnum):
+    """Reminders the round sends before a deadline; each has lead times in ``ruleset.reminders``."""
+
+    AUCTION_END = "auction_end"
+    PRESENT_HAND = "present_hand"
+    STANDARD_VOTE = "standard_vote"
+    CONFIDENCE_VOTE = "confidence_vote"
+    JUDGE_REQUEST = "judge_request"

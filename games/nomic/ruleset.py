@@ -13,7 +13,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from games.nomic.errors import BadInputError, UnknownError
 
@@ -123,6 +131,66 @@ class Trades(_Part):
         return value
 
 
+LeadHours = Annotated[int, Field(ge=1, le=24 * 14)]
+"""Hours before a deadline (or, for the judge, after a request) that a reminder is sent."""
+MAX_LEADS = 4
+
+
+class Reminders(_Part):
+    """Reminders before deadlines, each a list of lead times in hours (``off``: none; ``on``: the default).
+
+    Reminders are scheduled work like the phase changes: each is sent once, at its instant. One that
+    fell while the bot was down is sent when the bot is back, as late as the outage was, but only
+    while what it reminds of is still ahead; one whose deadline has passed by then is dropped (requests
+    waiting for the judge have no deadline: their reminder always comes). A lead longer than the phase
+    (or vote) it reminds of is never sent.
+    """
+
+    auction_end_hours: tuple[LeadHours, ...] = Field(
+        (24, 1), description="hours before the auction ends that #auctions is reminded"
+    )
+    present_hand_hours: tuple[LeadHours, ...] = Field(
+        (24,),
+        description="hours before placements that players who hold a hand and have not presented one get a DM",
+    )
+    standard_vote_hours: tuple[LeadHours, ...] = Field(
+        (24,), description="hours before standard proposals' votes end that #proposals is reminded"
+    )
+    confidence_vote_hours: tuple[LeadHours, ...] = Field(
+        (12,), description="hours before a vote of confidence ends that #game-actions is reminded"
+    )
+    judge_request_hours: tuple[LeadHours, ...] = Field(
+        (24,),
+        description="hours a request waits unanswered before the judge gets a DM about it (it has no deadline:"
+        " one missed while the bot was down comes when it is back)",
+    )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _leads(cls, value: Any, info: ValidationInfo) -> Any:
+        """``off`` (and ``none``, ``0``) is no reminder; ``on`` the default; one number one lead time."""
+        if value is False or value is None or (isinstance(value, str) and value.strip().lower() in {"none", ""}):
+            return ()
+        if value is True:
+            return cls.model_fields[str(info.field_name)].default
+        if isinstance(value, int):
+            return (value,) if value else ()
+        return value
+
+    @field_validator("*")
+    @classmethod
+    def _ordered(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        """Longest lead first, each once, at most a few: a reminder is not a countdown."""
+        leads = tuple(sorted(set(value), reverse=True))
+        if len(leads) > MAX_LEADS:
+            raise ValueError(f"at most {MAX_LEADS} lead times")
+        return leads
+
+
+class DigestOptions(_Part):
+    weekly: bool = Field(default=True, description="post a review of the week in #game-actions when the week ends")
+
+
 class Ruleset(_Part):
     """The whole set of options; ``name`` is the file it was loaded from."""
 
@@ -133,6 +201,8 @@ class Ruleset(_Part):
     proposals: Proposals = Proposals()
     judge: Judge = Judge()
     trades: Trades = Trades()
+    reminders: Reminders = Reminders()
+    digest: DigestOptions = DigestOptions()
 
     @model_validator(mode="after")
     def _placements_inside_bartering(self) -> Ruleset:

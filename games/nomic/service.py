@@ -19,13 +19,14 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from games.nomic import archive, engine
+from games.nomic import archive, engine, modlog
 from games.nomic.actions import Action, StartRound, Tick
 from games.nomic.archive import Archive, Archived, M
 from games.nomic.common import Transition
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event
+from games.nomic.modlog import ModLogEntry
 from games.nomic.state import RoundState
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,19 @@ class SnapshotLike(Protocol):
     def body(self) -> str: ...
 
 
+class ModLogRowLike(Protocol):
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def moderator(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def what(self) -> str: ...
+
+
 class ActionStore(Protocol):
     """What the service needs of persistence (``data.store.Store`` provides it)."""
 
@@ -87,6 +101,7 @@ class ActionStore(Protocol):
         snapshot: str | None = None,
         archive: Sequence[Archived] = (),
         joined: Any = None,
+        mod_log: Sequence[ModLogEntry] = (),
     ) -> bool: ...
 
     async def archived(
@@ -96,6 +111,10 @@ class ActionStore(Protocol):
     async def archived_count(self, guild: str, kind: str) -> int: ...
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None: ...
+
+    async def mod_log(self, guild: str, *, limit: int) -> Sequence[ModLogRowLike]: ...
+
+    async def mod_log_count(self, guild: str) -> int: ...
 
 
 class _Entry(BaseModel):
@@ -120,9 +139,10 @@ class Outcome:
         return self.error is None and not self.duplicate
 
     def text(self) -> str:
+        """What the command's answer says: its events, but not those meant for one member alone."""
         if self.error is not None:
             return f"Sorry, that did not work: {self.error}."
-        return "\n".join(e.text() for e in self.events)
+        return "\n".join(e.text() for e in self.events if e.recipient() is None)
 
 
 def action_rng(seed: str, seq: int) -> random.Random:
@@ -257,7 +277,9 @@ class RoundService:
                 return Outcome(error=exc)
             if step.state is state:
                 return Outcome(events=step.events)
-            return await self._commit(guild, ctx, action, step, source_line, joined=joined)
+            noted = modlog.entry(ctx, action, step.events)
+            mod_log = () if noted is None else (noted,)
+            return await self._commit(guild, ctx, action, step, source_line, joined=joined, mod_log=mod_log)
 
     async def _logged(self, guild: str, event_id: str) -> bool:
         return bool(event_id) and await self._store.has_event(guild, event_id)
@@ -290,6 +312,7 @@ class RoundService:
         *,
         tick: bool = False,
         joined: object | None = None,
+        mod_log: Sequence[ModLogEntry] = (),
     ) -> Outcome:
         new = step.state
         tail = new.seq - self._snapshot_seq.get(guild, 0)
@@ -306,6 +329,7 @@ class RoundService:
             snapshot=new.model_dump_json() if take_snapshot else None,
             archive=step.archived,
             joined=joined,
+            mod_log=mod_log,
         )
         if not stored:
             return Outcome(duplicate=True)
@@ -326,6 +350,12 @@ class RoundService:
         total = await self._store.archived_count(guild, archive.KIND_OF[model].value)
         newest = await self.archived(guild, model, limit=reach) if total else []
         return Archive(newest, total)
+
+    async def mod_log(self, guild: str, *, limit: int) -> tuple[list[ModLogEntry], int]:
+        """The latest ``limit`` entries of the moderators' log, newest first, and how many there are."""
+        rows = await self._store.mod_log(guild, limit=limit)
+        entries = [ModLogEntry(r.at, r.moderator, r.name, r.kind, r.what) for r in rows]
+        return entries, await self._store.mod_log_count(guild)
 
     async def save_snapshots(self) -> None:
         """Write every cached state so the next start replays nothing (on a clean shutdown)."""

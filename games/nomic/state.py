@@ -239,6 +239,47 @@ class JudgeRequest(_Value):
     """The vote of confidence running on the ruling in force, if any (one at a time)."""
 
 
+class MemberNotices(_Value):
+    """What a member chose to be told privately (``!notify``); kept by member, player or not."""
+
+    outbid: bool = False
+    """A DM when their highest bid on a lot is beaten or lapses (opt-in)."""
+    reminders: bool = True
+    """Personal reminders: a hand to present before placements, requests waiting for the judge (opt-out)."""
+
+
+class OutbidItem(_Value):
+    """One lot on which a player lost the lead, waiting to be told (notices are coalesced)."""
+
+    lot: int
+    amount: int
+    """The player's bid that was beaten or lapsed."""
+    lapsed: bool = False
+    """True: the bid stopped counting (unaffordable); False: another bid beat it."""
+    points: int | None = None
+    """For a lapse: the points the player had left then."""
+
+
+class SaleRecord(_Value):
+    lot: int
+    cards: tuple[CardField, ...]
+    name: str
+    amount: int
+
+
+class WeekLog(_Value):
+    """What the week's review needs and the state would otherwise forget before the week ends."""
+
+    since: datetime | None = None
+    """When the week began (None: when the round started)."""
+    bids: int = 0
+    """Bids accepted this week."""
+    sales: tuple[SaleRecord, ...] = ()
+    unsold: tuple[int, ...] = ()
+    placed: bool = False
+    """Placements were made this week (``RoundState.last_placements`` are this week's)."""
+
+
 class RoundState(_Value):
     """Everything the rules need; the store keeps it as snapshots plus the action log."""
 
@@ -285,6 +326,13 @@ class RoundState(_Value):
     removal_assents: frozenset[str] = frozenset()
     requests: dict[int, JudgeRequest] = Field(default_factory=dict)
     next_request: int = 1
+    notices: dict[str, MemberNotices] = Field(default_factory=dict)
+    """Members' notice settings (``!notify``), only for those who changed a default."""
+    outbid_pending: dict[str, tuple[OutbidItem, ...]] = Field(default_factory=dict)
+    """Outbid notices not sent yet because the player had one less than a minute before."""
+    outbid_sent: dict[str, datetime] = Field(default_factory=dict)
+    """When each player was last sent an outbid notice, while that is under a minute ago (pruned at ticks)."""
+    week: WeekLog = WeekLog()
 
     @field_validator("reactions", mode="before")
     @classmethod
@@ -331,6 +379,12 @@ class RoundState(_Value):
 
     def trade(self, number: int) -> Trade | None:
         return self.trades.get(number) or self.closed_trades.get(number)
+
+    def notices_of(self, member: str) -> MemberNotices:
+        return self.notices.get(member, _DEFAULT_NOTICES)
+
+
+_DEFAULT_NOTICES = MemberNotices()
 
 
 def _lot_counter(state: RoundState) -> int:

@@ -78,6 +78,11 @@ _PART_TITLES = {
     "proposals": "Proposals",
     "judge": "The judge",
     "trades": "Trades",
+    "reminders": (
+        "Reminders (lead times in hours, `off` for none; one missed while the bot was down comes when it is back,"
+        " as late as the outage was, and only while its deadline is ahead)"
+    ),
+    "digest": "The week's review",
 }
 
 

@@ -1,0 +1,281 @@
+"""Reminders before deadlines: the auction's end, placements, standard votes, votes of confidence,
+and requests waiting for the judge.
+
+A reminder is scheduled work like a phase change: it falls at an instant (a deadline less a lead
+time of ``ruleset.reminders``), the tick at that instant says it, and the tick's place in the log is
+its "sent" mark: the state's clock passes the instant once, so a restart neither repeats a reminder
+nor skips one (one missed while the bot was down comes with the catch-up; the adapter drops it
+then if its deadline has passed, see ``Event.expires``). Reminders change nothing in the state.
+
+Deadlines the calendar sets (the auction's end, placements, the end of the phase standard
+proposals vote through) reach the rules with the tick (``Tick.reminders``); the state's own (votes
+of confidence, requests) are found here. Whether there is anything to say is decided at the instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from games.nomic.actions import CalendarReminder, Tick
+from games.nomic.context import ChannelRole
+from games.nomic.events import Event, when
+from games.nomic.phases import Phase, ReminderKind
+from games.nomic.state import JudgeRequest, ProposalClass, ProposalStatus, RequestStatus, RoundState
+
+SHOWN = 10
+"""Proposals or requests a reminder lists; the rest are counted."""
+
+
+def _soon(hours: int) -> str:
+    return "in under an hour" if hours == 1 else f"in under {hours} hours"
+
+
+def _excerpt(text: str, limit: int = 70) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _more(count: int, what: str) -> list[str]:
+    rest = count - SHOWN
+    return [f"- … and {rest} more {what}{'' if rest == 1 else 's'}"] if rest > 0 else []
+
+
+@dataclass(frozen=True)
+class Reminder(Event):
+    deadline: datetime
+    hours: int
+
+    def expires(self) -> datetime | None:
+        return self.deadline
+
+
+@dataclass(frozen=True)
+class AuctionEnding(Reminder):
+    lots: int
+    channel: ChannelRole = field(default=ChannelRole.AUCTIONS, init=False)
+
+    def text(self) -> str:
+        count = f"{self.lots} lot{' is' if self.lots == 1 else 's are'}"
+        return (
+            f"⏰ The auction ends {_soon(self.hours)}, {when(self.deadline, relative=True)}: {count} up. "
+            "Bid with `!bid LOT AMOUNT`; `!lots` shows the highest valid bids."
+        )
+
+
+@dataclass(frozen=True)
+class PresentReminder(Reminder):
+    """To one player who holds a hand's worth of cards and has not presented this week; no card named."""
+
+    player: str = ""
+
+    def text(self) -> str:
+        return (
+            f"⏰ Placements are {_soon(self.hours)}, {when(self.deadline, relative=True)}, and you have not"
+            " presented a hand this week though you hold enough cards for one. Present five with"
+            " `!present C1 C2 C3 C4 C5` in #game-actions. (`!notify reminders off` stops these reminders.)"
+        )
+
+    def recipient(self) -> str | None:
+        return self.player
+
+
+@dataclass(frozen=True)
+class VotesEnding(Reminder):
+    proposals: tuple[tuple[int, str, str], ...] = ()
+    """(number, author's name, text) of each standard proposal in its vote, in number order."""
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        count = len(self.proposals)
+        which, where = ("one proposal", "its message") if count == 1 else (f"{count} proposals", "each one's message")
+        head = (
+            f"⏰ Voting on {which} ends {_soon(self.hours)}, {when(self.deadline, relative=True)}."
+            f" React 👍 or 👎 on {where}; what counts is the reactions present when it ends:"
+        )
+        lines = [head]
+        lines.extend(f"- Proposal {n} by {name}: {_excerpt(text)}" for n, name, text in self.proposals[:SHOWN])
+        lines.extend(_more(count, "proposal"))
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ConfidenceEnding(Reminder):
+    number: int = 0
+
+    def text(self) -> str:
+        n = self.number
+        return (
+            f"⏰ The vote of confidence on the ruling on request {n} ends {_soon(self.hours)},"
+            f" {when(self.deadline, relative=True)}: players vote with `!confidence {n} overturn` or"
+            f" `!confidence {n} affirm` (the last vote counts)."
+        )
+
+
+@dataclass(frozen=True)
+class JudgeReminder(Event):
+    """To the judge: requests that have waited for a ruling. They have no deadline, so late is still useful."""
+
+    judge: str
+    requests: tuple[tuple[int, str, str], ...]
+    """(number, asker's name, text), in number order."""
+    hours: int
+    new_judge: bool = False
+
+    def text(self) -> str:
+        count = len(self.requests)
+        which = "one request is" if count == 1 else f"{count} requests are"
+        if self.new_judge:
+            head = f"⏰ You are the judge now, and {which} waiting for a ruling (for over {_hours(self.hours)}):"
+        else:
+            head = f"⏰ As judge: {which} waiting for your ruling for over {_hours(self.hours)}:"
+        lines = [head]
+        lines.extend(f"- Request {n} from {name}: {_excerpt(text)}" for n, name, text in self.requests[:SHOWN])
+        lines.extend(_more(count, "request"))
+        lines.append("Answer with `!rule N TEXT` in #game-actions. (`!notify reminders off` stops these reminders.)")
+        return "\n".join(lines)
+
+    def recipient(self) -> str | None:
+        return self.judge
+
+
+def _hours(hours: int) -> str:
+    if hours % 24 == 0:
+        days = hours // 24
+        return "a day" if days == 1 else f"{days} days"
+    return "an hour" if hours == 1 else f"{hours} hours"
+
+
+# --- when ----------------------------------------------------------------------------------------
+
+
+def _standard_voting(state: RoundState) -> list[tuple[int, str, str]]:
+    return sorted(
+        (p.number, p.author_name, p.text)
+        for p in state.proposals.values()
+        if p.kind is ProposalClass.STANDARD and p.status is ProposalStatus.VOTING
+    )
+
+
+def calendar_due(
+    state: RoundState, *, auction_ends: datetime, placements: datetime, phase_ends: datetime
+) -> list[CalendarReminder]:
+    """The reminders of calendar deadlines the state calls for after its clock (the scheduler gives
+    the deadlines: the auction's end, placements, the end of the phase in force).
+
+    Only those with something to remind of as things stand: the state changes with every action,
+    and the scheduler asks again after each one.
+    """
+    options = state.ruleset.reminders
+    found: list[CalendarReminder] = []
+    if state.phase is Phase.AUCTION and state.lots:
+        found += [
+            CalendarReminder(kind=ReminderKind.AUCTION_END, deadline=auction_ends, hours=h)
+            for h in options.auction_end_hours
+        ]
+    if state.presenting_open:
+        found += [
+            CalendarReminder(kind=ReminderKind.PRESENT_HAND, deadline=placements, hours=h)
+            for h in options.present_hand_hours
+        ]
+    if options.standard_vote_hours and _standard_voting(state):
+        found += [
+            CalendarReminder(kind=ReminderKind.STANDARD_VOTE, deadline=phase_ends, hours=h)
+            for h in options.standard_vote_hours
+        ]
+    return [r for r in found if r.at > state.clock]
+
+
+def _confidence_instants(state: RoundState) -> Iterable[tuple[datetime, JudgeRequest, int]]:
+    for request in state.requests.values():
+        vote = request.confidence
+        if vote is None:
+            continue
+        for hours in state.ruleset.reminders.confidence_vote_hours:
+            at = vote.ends_at - timedelta(hours=hours)
+            if at > vote.started_at:  # a lead as long as the vote: its start said it all
+                yield at, request, hours
+
+
+def _request_instants(state: RoundState) -> Iterable[tuple[datetime, JudgeRequest, int]]:
+    for request in state.requests.values():
+        if request.status is RequestStatus.OPEN:
+            for hours in state.ruleset.reminders.judge_request_hours:
+                yield request.at + timedelta(hours=hours), request, hours
+
+
+def deadlines(state: RoundState) -> list[datetime]:
+    """Instants of the reminders of the state's own deadlines, after its clock."""
+    found = [at for at, _, _ in _confidence_instants(state)] + [at for at, _, _ in _request_instants(state)]
+    return [at for at in found if at > state.clock]
+
+
+def remind(state: RoundState, tick: Tick, since: datetime, *, judge: bool = True) -> list[Event]:
+    """What the reminders falling in ``(since, tick.at]`` say, as the state stands after the tick's boundaries.
+
+    ``judge=False``: the judge was just elected and told of every waiting request (``for_new_judge``).
+    """
+    events: list[Event] = []
+    for due in sorted(set(tick.reminders), key=lambda r: (r.at, r.kind.value, -r.hours)):
+        events.extend(_calendar(state, due))
+    for at, request, hours in sorted(_confidence_instants(state), key=lambda t: (t[0], t[1].number)):
+        if since < at <= tick.at and request.confidence is not None:
+            events.append(ConfidenceEnding(request.confidence.ends_at, hours, number=request.number))
+    if judge:
+        events.extend(_judge(state, since, tick.at))
+    return events
+
+
+def _calendar(state: RoundState, due: CalendarReminder) -> list[Event]:
+    if due.kind is ReminderKind.AUCTION_END:
+        if state.phase is Phase.AUCTION and state.lots:
+            return [AuctionEnding(due.deadline, due.hours, len(state.lots))]
+        return []
+    if due.kind is ReminderKind.STANDARD_VOTE:
+        voting = _standard_voting(state)
+        return [VotesEnding(due.deadline, due.hours, tuple(voting))] if voting else []
+    if due.kind is ReminderKind.PRESENT_HAND and state.presenting_open:
+        size = state.ruleset.hands.hand_size
+        return [
+            PresentReminder(due.deadline, due.hours, player=pid)
+            for pid in sorted(state.players)
+            if len(state.players[pid].cards) >= size
+            and pid not in state.presented_this_phase
+            and state.notices_of(pid).reminders
+        ]
+    return []
+
+
+def _answerable(state: RoundState, request: JudgeRequest) -> bool:
+    return request.status is RequestStatus.OPEN and state.judge is not None and request.by != state.judge
+
+
+def _judge(state: RoundState, since: datetime, until: datetime) -> list[Event]:
+    judge = state.judge
+    if judge is None or not state.notices_of(judge).reminders:
+        return []
+    due: dict[int, tuple[JudgeRequest, int]] = {}
+    for at, request, hours in _request_instants(state):
+        if since < at <= until and _answerable(state, request):
+            due[request.number] = (request, max(hours, due.get(request.number, (request, 0))[1]))
+    if not due:
+        return []
+    hours = min(h for _, h in due.values())
+    listed = tuple((n, due[n][0].by_name, due[n][0].text) for n in sorted(due))
+    return [JudgeReminder(judge, listed, hours)]
+
+
+def for_new_judge(state: RoundState, at: datetime) -> list[Event]:
+    """A newly elected judge hears at once of the requests that have waited past the first lead time."""
+    judge = state.judge
+    leads = state.ruleset.reminders.judge_request_hours
+    if judge is None or not leads or not state.notices_of(judge).reminders:
+        return []
+    hours = min(leads)
+    waiting = sorted(
+        (r.number, r.by_name, r.text)
+        for r in state.requests.values()
+        if _answerable(state, r) and r.at + timedelta(hours=hours) <= at
+    )
+    return [JudgeReminder(judge, tuple(waiting), hours, new_judge=True)] if waiting else []
