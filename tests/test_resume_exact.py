@@ -41,7 +41,15 @@ UNTIL = {WEEK: datetime(2026, 12, 14, tzinfo=UTC), TABLES: datetime(2026, 12, 9,
 SEED = "7"
 
 WRITES: dict[type, tuple[str, ...]] = {
-    Store: ("append", "write_snapshot", "bind_channel", "set_moderator_role", "set_meta", "save_progress"),
+    Store: (
+        "append",
+        "write_snapshot",
+        "bind_channel",
+        "set_moderator_role",
+        "set_web_mode",
+        "set_meta",
+        "save_progress",
+    ),
     TableStore: ("commit", "attach_thread"),
 }
 """Every method of the stores that writes to the file (opening, which migrates, aside)."""
