@@ -521,6 +521,7 @@ def _weeks_judges(g: GuildHead, season: Season | None) -> list[dict[str, Any]]:
     return [
         {
             "week": week.key,
+            "start": week.start,
             "url": g.url("season", week.key),
             "judges": _judges(g, week),
             "requests": list(week.requests),

@@ -21,6 +21,11 @@ def stamp(value: object) -> str:
     return value.astimezone(UTC).strftime("%a %Y-%m-%d %H:%M UTC")
 
 
+def short(value: object) -> str:
+    """An instant within a week's page: ``Tue 12-15 10:00``."""
+    return value.astimezone(UTC).strftime("%a %m-%d %H:%M") if isinstance(value, datetime) else ""
+
+
 def iso(value: datetime) -> str:
     return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
@@ -56,6 +61,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["stamp"] = stamp
+    env.filters["short"] = short
     env.filters["card"] = card
     env.filters["iso"] = lambda v: iso(v) if isinstance(v, datetime) else ""
     return env

@@ -184,9 +184,11 @@ class Site:
 
     async def page(self, path: str, query: dict[str, str] | None = None) -> Page:
         """The page at ``path`` (without ``.json``); ``NotFound`` or ``Redirect`` when it is none."""
-        if len(path) > MAX_PATH:
+        if len(path) > MAX_PATH or "//" in path or not path.startswith("/"):
             raise NotFound(path[:40])
-        parts = [p for p in path.split("/") if p]
+        if len(path) > 1 and path.endswith("/"):
+            raise Redirect(path.rstrip("/"))  # one address a page: /g/sim/ is /g/sim
+        parts = path.split("/")[1:] if path != "/" else []
         if not parts:
             return pages.index_page(await self.listed())
         if parts[0] != "g" or len(parts) < 2:
