@@ -284,3 +284,16 @@ def test_export_wiki_on_the_command_line(season_db: Path, tmp_path: Path) -> Non
     target = tmp_path / "round.wiki"
     assert main(["export-wiki", "sim", "--db", str(season_db), "--out", str(target)]) == 0
     assert "== This week ==" in target.read_text(encoding="utf-8")
+
+
+def test_the_settings_of_env_example_leave_the_site_off_and_name_its_address() -> None:
+    from bot.settings import Settings
+
+    example = Path(__file__).resolve().parents[1] / ".env.example"
+    settings = Settings(_env_file=example)  # type: ignore[call-arg]
+    assert settings.web_port is None
+    assert settings.web_url() is None
+    on = Settings(_env_file=None, web_port=8080, web_host="0.0.0.0")  # type: ignore[call-arg]  # noqa: S104
+    assert on.web_url() == "http://127.0.0.1:8080"
+    public = Settings(_env_file=None, web_port=8080, web_base_url="https://nomic.example.org/")  # type: ignore[call-arg]
+    assert public.web_url() == "https://nomic.example.org"
