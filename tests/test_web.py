@@ -219,11 +219,14 @@ async def test_thread_games_and_the_season_week_by_week(season_db: tuple[Path, d
         assert [w["week"] for w in data["weeks"]] == ["2026-12-20", WEEK_2, WEEK_1, "2026-11-29"]
         week = {w["week"]: w for w in data["weeks"]}[WEEK_1]
         assert [(lot["lot"], lot["name"], lot["amount"]) for lot in week["lots"]] == [(1, "bob", 40), (2, "carol", 25)]
-        assert [(r["place"], r["name"], r["prize"]) for r in week["placements"]] == [
+        assert [(r["place"], r["name"], r["prize"]) for r in week["winners"]] == [
             (1, "alice", "20 points, 1 Standard Proposal-Maker"),
             (2, "bob", "10 points, 1 Standard Proposal-Maker"),
             (3, "carol", "30 points"),
         ]
+        assert week["placements"] == []  # every place is on the week's own page
+        _, whole = await render(site, f"/g/sim/season/{WEEK_1}")
+        assert [r["category"] for r in whole["placements"]] == ["Straight Flush", "Full House", "Two Pair"]
         assert [(p["number"], p["passed"]) for p in week["proposals"]] == [(1, True)]
 
         html, data = await render(site, f"/g/sim/season/{WEEK_2}")

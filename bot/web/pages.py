@@ -62,6 +62,10 @@ class GuildHead:
         return f"{self.base}/{tail}" if tail else self.base
 
 
+LARGE_PAGE_ROWS = 40
+"""Rows of lists on a page from which the server renders it in a worker thread."""
+
+
 @dataclass(frozen=True)
 class Page:
     title: str
@@ -75,6 +79,11 @@ class Page:
     """(label, address) of the pages above this one."""
     hidden: bool = False
     """The guild's moderators keep it off the front page: search engines are asked to leave it out too."""
+
+    @property
+    def large(self) -> bool:
+        """Many rows (players, placements, weeks): worth rendering off the event loop."""
+        return sum(len(v) for v in self.data.values() if isinstance(v, list)) > LARGE_PAGE_ROWS
 
 
 # -- pieces shared by several pages --
@@ -605,7 +614,8 @@ def _table_row(t: Table, threads: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-def _week_summary(g: GuildHead, week: Week) -> dict[str, Any]:
+def _week_summary(g: GuildHead, week: Week, *, full: bool = True) -> dict[str, Any]:
+    """A week's record; ``full`` with every place of its placements (the season lists the prize winners)."""
     return {
         "week": week.key,
         "start": week.start,
@@ -624,7 +634,7 @@ def _week_summary(g: GuildHead, week: Week) -> dict[str, Any]:
             }
             for lot in week.lots
         ],
-        "placements": [_placement(r, g) for r in week.placements],
+        "placements": [_placement(r, g) for r in week.placements] if full else [],
         "winners": [_placement(r, g) for r in week.placements if not r.prize.empty],
         "placed_at": week.placed_at,
         "proposals": [
@@ -650,7 +660,7 @@ def _week_summary(g: GuildHead, week: Week) -> dict[str, Any]:
 
 def season_page(g: GuildHead, season: Season | None) -> Page:
     """Week by week, newest first: who judged, who won lots and placements, what passed."""
-    weeks = [_week_summary(g, w) for w in reversed(season.ordered())] if season is not None else []
+    weeks = [_week_summary(g, w, full=False) for w in reversed(season.ordered())] if season is not None else []
     data = {"weeks": weeks, "available": season is not None}
     return Page("The season", "season.html", data, g.url("season"), g, ((g.name, g.base),))
 

@@ -8,6 +8,7 @@ loop: inside the bot (``WEB_PORT``), the console, or ``python -m bot web --db``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -61,10 +62,13 @@ async def _handle(request: web.Request) -> web.StreamResponse:
     if page.hidden:
         headers["X-Robots-Tag"] = "noindex"
     if as_json:
-        return web.Response(text=to_json(page), status=status, content_type="application/json", headers=headers)
+        text = await asyncio.to_thread(to_json, page) if page.large else to_json(page)
+        return web.Response(text=text, status=status, content_type="application/json", headers=headers)
     if status == 404:
         page = replace(page, path="")
-    return web.Response(text=to_html(page), status=status, content_type="text/html", headers=headers)
+    # a long page is rendered in a worker thread: the loop (the bot's commands) is never held for a whole render
+    text = await asyncio.to_thread(to_html, page) if page.large else to_html(page)
+    return web.Response(text=text, status=status, content_type="text/html", headers=headers)
 
 
 def make_app(site: Site) -> web.Application:
