@@ -426,6 +426,8 @@ def test_a_season_of_a_log_with_a_gap_is_an_error_the_pages_can_show() -> None:
     body = json.dumps({"ctx": ctx, "action": {"kind": "join"}})
     with pytest.raises(SeasonError):
         replay_step(GUILD, None, 3, body)
+    with pytest.raises(SeasonError, match="cannot be read"):
+        replay_step(GUILD, None, 1, "not a logged action")
     assert pages.season_page(pages.GuildHead("g1", "Test"), None).data == {"weeks": [], "available": False}
 
 

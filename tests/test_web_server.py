@@ -297,3 +297,20 @@ def test_the_settings_of_env_example_leave_the_site_off_and_name_its_address() -
     assert on.web_url() == "http://127.0.0.1:8080"
     public = Settings(_env_file=None, web_port=8080, web_base_url="https://nomic.example.org/")  # type: ignore[call-arg]
     assert public.web_url() == "https://nomic.example.org"
+
+
+async def test_the_console_goes_on_without_the_site_when_its_port_is_taken(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = io.StringIO()
+        stdin = io.StringIO("!join\n!web\n")
+        start = datetime(2026, 12, 7, 9, tzinfo=UTC)
+        assert await console(seed="s", start=start, stdin=stdin, out=out, web=("127.0.0.1", port)) == 0
+    text = out.getvalue()
+    assert f"! the web record cannot listen on 127.0.0.1:{port}" in text
+    assert "Welcome, you" in text
+    assert "This bot serves no web record" in text

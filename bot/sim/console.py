@@ -144,8 +144,12 @@ async def console(
             world = World(Router(service, tables, library, desk), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
             if web is not None:
                 host, port = web
-                site = await WebRecord.start(path, service, host, port, clock=lambda: world.now or session_start)
-                desk.base_url = site.url
+                try:
+                    site = await WebRecord.start(path, service, host, port, clock=lambda: world.now or session_start)
+                except OSError as exc:
+                    print(f"! the web record cannot listen on {host}:{port}: {exc.strerror or exc}", file=out)
+                else:
+                    desk.base_url = site.url
             world.on_say = lambda said: _show(said, out)
             session = ConsoleSession(world, out, session_start)
             await world.feed(SetupLine(type="setup", at=session.now, admins=[session.me]))

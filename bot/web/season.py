@@ -141,9 +141,12 @@ class SeasonError(RuntimeError):
 def replay_step(guild: str, state: RoundState | None, seq: int, body: str) -> tuple[RoundState, tuple[Event, ...]]:
     """One logged action through the rules, with its dice: what ``RoundService`` does on a restart,
     keeping the events too."""
-    data = json.loads(body)
-    ctx = Context.model_validate(data["ctx"])
-    action = ACTION_ADAPTER.validate_python(data["action"])
+    try:
+        data = json.loads(body)
+        ctx = Context.model_validate(data["ctx"])
+        action = ACTION_ADAPTER.validate_python(data["action"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SeasonError(f"guild {guild}: action {seq} cannot be read ({type(exc).__name__})") from exc
     if isinstance(action, StartRound):
         step = engine.start_round(guild, data.get("seed", ""), ctx, action)
         return step.state, step.events

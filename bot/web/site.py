@@ -13,6 +13,7 @@ the file's log moves on, so a replay still running can be watched).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -31,6 +32,7 @@ from games.nomic.state import JudgeRequest, Proposal, RoundState, RulesetVersion
 from games.tables.model import Table
 
 M = TypeVar("M", bound=BaseModel)
+log = logging.getLogger(__name__)
 
 _NUMBER = re.compile(r"^[1-9][0-9]{0,8}$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -158,6 +160,7 @@ class Site:
         try:
             return await self.seasons.season(guild)
         except SeasonError:
+            log.exception("web record: the season of guild %s cannot be replayed", guild)
             return None
 
     async def tables(self, guild: str) -> list[Table]:
