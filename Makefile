@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,16 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bot bench
+
+# The browser test (tests/test_web_browser.py) drives Debian's Chromium with Playwright; Playwright never
+# downloads a browser. Installs the package when it is missing (as root); elsewhere the test is skipped.
+browser:
+	@if command -v chromium >/dev/null 2>&1; then echo "chromium: $$(command -v chromium)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			chromium fonts-dejavu-core >/dev/null) \
+		|| echo "chromium could not be installed: the browser test will be skipped"; \
+	else echo "no chromium: install Debian's chromium package (as root: make browser); the browser test is skipped"; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""``python -m bot run | console | replay | selfplay | bench``.
+"""``python -m bot run | console | replay | selfplay | bench | web | export-wiki``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
 such scenario file), 3 the database file cannot be used (``EXIT_STORE``).
@@ -52,6 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
+    site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
+    site.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
+    site.add_argument("--host", help="the address to listen on (default: WEB_HOST, 127.0.0.1)")
+    wiki = sub.add_parser("export-wiki", help="write a server's ruleset and week as MediaWiki markup")
+    wiki.add_argument("guild", help="the server's id (the simulator's is `sim`)")
+    wiki.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    wiki.add_argument("--out", type=Path, help="write to this file (default: standard output)")
     play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
     play.add_argument("game", help="the thread game, e.g. wikipedia")
     play.add_argument("--games", type=int, default=100)
@@ -94,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--digest-only", action="store_true", help="time only the week's review of a busy week (--players, --bids)"
     )
     bench.add_argument("--digest-runs", type=int, default=50, help="builds of the week's review to time")
+    bench.add_argument(
+        "--web",
+        action="store_true",
+        help="instead of the busy week: command latency with and without 1,000 web requests, 50 at a time",
+    )
+    bench.add_argument("--web-requests", type=int, default=1000, help="with --web: the requests of the load")
+    bench.add_argument("--web-concurrency", type=int, default=50, help="with --web: requests at a time")
     bench.add_argument(
         "--tick-gc",
         choices=("bot", "python"),
@@ -148,14 +163,31 @@ def _command(args: argparse.Namespace) -> int:
         )
         return 0
     if args.command == "console":
+        from bot.settings import Settings
         from bot.sim.console import console
 
-        return asyncio.run(console(db=args.db, seed=args.seed, start=args.start))
+        settings = Settings()
+        return asyncio.run(console(db=args.db, seed=args.seed, start=args.start, web=_console_web(settings)))
+    if args.command in {"web", "export-wiki"}:
+        return _web_command(args)
     if args.command == "selfplay":
         from bot.selfplay import main as selfplay_main
 
         return selfplay_main(
             args.game, games=args.games, players=args.players, seed=args.seed, options=args.option
+        )
+    if args.command == "bench" and args.web:
+        from bot.web.bench import web_bench
+
+        return asyncio.run(
+            web_bench(
+                requests=args.web_requests,
+                concurrency=args.web_concurrency,
+                players=args.players,
+                runs=args.tick_runs,
+                seed=args.seed,
+                where=args.dir,
+            )
         )
     if args.command == "bench" and args.game:
         return _game_bench(args.game, args.tick_runs)
@@ -208,7 +240,7 @@ def _command(args: argparse.Namespace) -> int:
             )
             from bot.sim.console import console
 
-            return asyncio.run(console())
+            return asyncio.run(console(web=_console_web(settings)))
         logging.basicConfig(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -218,6 +250,38 @@ def _command(args: argparse.Namespace) -> int:
 
         return run_bot(settings)
     return 2
+
+
+def _console_web(settings: object) -> tuple[str, int] | None:
+    """The console serves the web record on this machine when ``WEB_PORT`` is set."""
+    port = getattr(settings, "web_port", None)
+    return ("127.0.0.1", port) if port is not None else None
+
+
+def _web_command(args: argparse.Namespace) -> int:
+    """``web --db PATH`` (serve a file's record until Ctrl-C) and ``export-wiki GUILD``."""
+    from bot.settings import Settings
+
+    settings = Settings()
+    db = args.db or settings.database_path
+    if args.command == "export-wiki":
+        from bot.web.wiki import export_guild
+
+        if args.out is None:
+            return asyncio.run(export_guild(db, args.guild))
+        with args.out.open("w", encoding="utf-8") as fh:
+            return asyncio.run(export_guild(db, args.guild, out=fh))
+    from bot.web.record import serve_file
+
+    port = args.port if args.port is not None else (settings.web_port if settings.web_port is not None else 8080)
+    host = args.host or settings.web_host
+    try:
+        return asyncio.run(serve_file(db, host, port))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ from bot.permissions import cannot_post
 from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
+from bot.web.desk import WebDesk, is_web_command
+from bot.web.record import WebRecord
 from data.library_store import LibraryStore
 from data.store import KEEP, Store
 from data.table_store import TableStore
@@ -122,6 +124,8 @@ class NomicBot(commands.Bot):
         self.notices = Notices(self)
         self.memory = Memory(enabled=clock is None)
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
+        self.web: WebRecord | None = None
+        """The round's web record, served while the bot runs when ``WEB_PORT`` is set."""
 
     # -- life cycle --
 
@@ -155,7 +159,9 @@ class NomicBot(commands.Bot):
         store, table_store = await self.open_store()
         service = RoundService(store)
         library = LibraryService(self.library_store) if self.library_store is not None else None
-        self._router = Router(service, TableService(table_store), library)
+        desk = WebDesk(store, self.settings.web_url())
+        self._router = Router(service, TableService(table_store), library, desk)
+        await self.start_web(service, desk)
         self.scheduler = LiveScheduler(
             service, self.clock, self.announce, work=self.scheduled_work, next_due=self._router.next_due
         )
@@ -167,9 +173,52 @@ class NomicBot(commands.Bot):
         if self.settings.sync_commands_globally:
             await self.sync_globally()
 
+    async def start_web(self, service: RoundService, desk: WebDesk) -> None:
+        """Serve the round's read-only web record on ``WEB_PORT`` (when set), from this bot's own state.
+
+        A port that cannot be had is logged and the bot runs on without its site."""
+        port = self.settings.web_port
+        if port is None or self.web is not None:
+            return
+        try:
+            self.web = await WebRecord.start(
+                self.settings.database_path,
+                service,
+                self.settings.web_host,
+                port,
+                clock=self.clock.now,
+                names=self._guild_name,
+                channel_of=self._channel_of,
+                base_url=self.settings.web_base_url,
+            )
+        except OSError as exc:
+            log.error("the web record cannot listen on %s:%s: %s", self.settings.web_host, port, exc)  # noqa: TRY400
+            return
+        desk.base_url = self.web.url
+        log.info("the web record is served at %s", self.web.url)
+
+    def _guild_name(self, guild_id: str) -> str | None:
+        guild = self.get_guild(int(guild_id)) if guild_id.isascii() and guild_id.isdigit() else None
+        return guild.name if guild is not None else None
+
+    async def _channel_of(self, guild_id: str, role: str) -> str | None:
+        """The id of the channel that plays ``role`` in the guild, for links from the web record."""
+        guild = self.get_guild(int(guild_id)) if guild_id.isascii() and guild_id.isdigit() else None
+        if guild is None:
+            return None
+        try:
+            channel_role = ChannelRole(role)
+        except ValueError:
+            return None
+        channel = (await self.config(guild.id)).channel_for(guild, channel_role)
+        return str(channel.id) if channel is not None else None
+
     async def release(self) -> None:
         """Stop the timers and close the store (a clean shutdown replays nothing on the next start)."""
         self.board.stop()
+        if self.web is not None:
+            web, self.web = self.web, None
+            await web.stop()
         if self.scheduler is not None:
             self.scheduler.shutdown()
             self.scheduler = None
@@ -501,6 +550,9 @@ class NomicBot(commands.Bot):
         config = await self.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = self.context(ctx.author, ctx.channel, config, event)
+        if is_web_command(text):
+            await present(ctx, context, None, await self.router.web_command(str(guild.id), context, text) or [])
+            return
         try:
             action = words.parse(text, resolver(guild))
         except RuleError as exc:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.texts import help_text, phase_text
+from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
 from games.ictc.actions import CopyMove
 from games.ictc.commands import LIBRARY_WORDS, is_library_command
@@ -211,7 +212,7 @@ ROUND_WORDS_IN_THREADS: frozenset[str] = (
         | {a for a, name in commands.ALIASES.items() if not commands.COMMANDS_BY_NAME[name].channels and name != "help"}
     )
     - TABLE_WORDS
-) | LIBRARY_WORDS
+) | LIBRARY_WORDS | {"web"}
 """The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
@@ -220,13 +221,19 @@ MAX_DUE_ROUNDS = 100_000
 
 class Router:
     def __init__(
-        self, service: RoundService, tables: TableService | None = None, library: LibraryService | None = None
+        self,
+        service: RoundService,
+        tables: TableService | None = None,
+        library: LibraryService | None = None,
+        web: WebDesk | None = None,
     ) -> None:
         self.service = service
         self.tables = tables
         """Thread games; None: the router knows only the round (no ``!play``, no table threads)."""
         self.library = library
         """The card library (``!card``, ``!guild``, card copies in trades); None: not on this router."""
+        self.web = web
+        """``!web`` and ``!admin web``: the round's web record; None: those words are unknown here."""
 
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
@@ -311,6 +318,15 @@ class Router:
             return [Post(error_text(outcome.error), error=True)]
         return [library_post(note) for note in outcome.notes]
 
+    async def web_command(self, guild: str, ctx: Context, content: str) -> list[Post] | None:
+        """``!web`` (the link to the round's record) or ``!admin web on|hidden|off``; None when it is neither."""
+        if self.web is None or not is_web_command(content):
+            return None
+        try:
+            return [Post(await self.web.answer(guild, ctx, content))]
+        except RuleError as exc:
+            return [Post(error_text(exc), error=True)]
+
     async def message(
         self,
         guild: str,
@@ -342,6 +358,9 @@ class Router:
                 return answers + shown
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
+        web_posts = await self.web_command(guild, ctx, content)
+        if web_posts is not None:
+            return web_posts
         library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
         if library_posts is not None:
             return library_posts
@@ -530,8 +549,8 @@ class Router:
 
     async def _query(self, guild: str, ctx: Context, action: Action) -> str:
         if isinstance(action, ShowHelp):
-            tables, cards = self.tables is not None, self.library is not None
-            return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=tables, cards=cards)
+            tables, cards, web = self.tables is not None, self.library is not None, self.web is not None
+            return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=tables, cards=cards, web=web)
         if isinstance(action, ShowModLog):
             if not ctx.is_moderator:
                 raise NotAllowedError("only moderators can read the moderators' log")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -27,6 +27,31 @@ class Settings(BaseSettings):
     board_refresh_seconds: float = Field(
         default=5.0, ge=0, description="during a burst of bids, post the refreshed lot board at most this often"
     )
+
+    web_port: int | None = Field(
+        default=None, ge=0, le=65535, description="serve the round's read-only web record on this port (unset: off)"
+    )
+    web_host: str = Field(
+        default="127.0.0.1", description="the address the web record listens on (0.0.0.0: every interface)"
+    )
+    web_base_url: str | None = Field(
+        default=None, description="the site's public address, for `!web` links (unset: http://WEB_HOST:WEB_PORT)"
+    )
+
+    @field_validator("web_port", "web_base_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        """``WEB_PORT=`` in .env (as .env.example has it) means unset, not an error."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+    def web_url(self, port: int | None = None) -> str | None:
+        """Where members reach the web record (None: it is not served)."""
+        if self.web_port is None:
+            return None
+        if self.web_base_url:
+            return self.web_base_url.rstrip("/")
+        host = "127.0.0.1" if self.web_host in {"0.0.0.0", "::", ""} else self.web_host  # noqa: S104 - a name
+        return f"http://{host}:{port if port is not None else self.web_port}"
 
     @property
     def has_token(self) -> bool:

@@ -31,7 +31,9 @@ def phase_text(state: RoundState, now: datetime) -> str:
     return "\n".join(lines)
 
 
-def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False, cards: bool = False) -> str:
+def help_text(
+    channel: ChannelRole, *, is_moderator: bool, tables: bool = False, cards: bool = False, web: bool = False
+) -> str:
     here = [w for w in COMMAND_WORDS if (not w.channels or channel in w.channels) and not w.moderators_only]
     elsewhere = [w for w in COMMAND_WORDS if w.channels and channel not in w.channels]
     lines = ["Commands you can use here:"]
@@ -43,9 +45,13 @@ def help_text(channel: ChannelRole, *, is_moderator: bool, tables: bool = False,
         )
     if channel is ChannelRole.PROPOSALS:
         lines.append("Any other message here is a proposal.")
+    if web:
+        lines.append("`!web` - the link to this round's public record on the web (ruleset, week, players, history)")
     if is_moderator:
         admin = next(w for w in COMMAND_WORDS if w.moderators_only)
         lines.append(f"Moderators: `{admin.usage}`.")
+        if web:
+            lines.append("Moderators: `!admin web on|hidden|off` lists the web record, hides it, or turns it off.")
     lines.append(
         "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
         "ITEMS are `N points`, card codes, `spm`, card copies (`copy:12`), or `nothing`."

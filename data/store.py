@@ -113,6 +113,8 @@ class GuildSettings:
     channels: dict[str, str]
     """Channel role (``auctions``, ``game-actions``, ...) to channel id, for the roles bound."""
     moderator_role: str | None = None
+    web: str = "on"
+    """Whether the round's web record shows this guild: ``on``, ``hidden`` (not listed) or ``off``."""
 
 
 _UPSERT_PROGRESS = (
@@ -540,11 +542,12 @@ class Store:
         ) as cur:
             channels = {str(r[0]): str(r[1]) for r in await cur.fetchall()}
         async with self._conn.execute(
-            "SELECT moderator_role_id FROM guild_settings WHERE guild_id = ?", (guild,)
+            "SELECT moderator_role_id, web FROM guild_settings WHERE guild_id = ?", (guild,)
         ) as cur:
             row = await cur.fetchone()
         role = str(row[0]) if row is not None and row[0] is not None else None
-        return GuildSettings(channels=channels, moderator_role=role)
+        web = str(row[1]) if row is not None and row[1] is not None else "on"
+        return GuildSettings(channels=channels, moderator_role=role, web=web)
 
     async def bind_channel(self, guild: str, role: str, channel_id: str | None) -> None:
         """Bind a channel role to a channel; ``None`` goes back to the channel named after the role."""
@@ -659,6 +662,14 @@ class Store:
         """Forget the member's held notices up to id ``through``: they reached the member."""
         await self._conn.execute(
             "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through)
+        )
+
+    async def set_web_mode(self, guild: str, mode: str) -> None:
+        """How the web record shows the guild (``on``, ``hidden``, ``off``); the caller checks the word."""
+        await self._conn.execute(
+            "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at",
+            (guild, mode, datetime.now(UTC).isoformat()),
         )
 
     async def meta(self, key: str) -> str | None:

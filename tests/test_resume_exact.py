@@ -46,6 +46,7 @@ WRITES: dict[type, tuple[str, ...]] = {
         "write_snapshot",
         "bind_channel",
         "set_moderator_role",
+        "set_web_mode",
         "set_meta",
         "save_progress",
         "setup_change",

@@ -13,7 +13,7 @@ cannot run a command that has subcommands, so the slash form of ``!setup`` is th
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -127,6 +127,11 @@ class Admin(commands.Cog):
             return []
         found = [p for p in state.ruleset.option_paths() if current.lower() in p.lower()]
         return [app_commands.Choice(name=p[:100], value=p[:100]) for p in found[:MAX_CHOICES]]
+
+    @sub(admin, "web", "moderators: list the round's web record, hide it (link only) or turn it off")
+    @app_commands.describe(mode="on: listed; hidden: only by its link; off: no pages")
+    async def admin_web(self, ctx: Ctx, mode: Literal["on", "hidden", "off"] | None = None) -> None:
+        await perform(ctx, line("!admin web", mode))
 
     # -- the Discord side --
 

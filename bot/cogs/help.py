@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.base import Ctx, line, perform, word
+from bot.web.desk import WEB_SUMMARY
 
 if TYPE_CHECKING:
     from bot.app import NomicBot
@@ -61,6 +62,10 @@ class Help(commands.Cog):
             await perform(ctx, line("!ruleset diff", old, new))
         else:
             await perform(ctx, "!ruleset")
+
+    @word("web", description=WEB_SUMMARY)
+    async def web(self, ctx: Ctx) -> None:
+        await perform(ctx, "!web")
 
 
 async def setup(bot: NomicBot) -> None:

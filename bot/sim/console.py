@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import sys
@@ -14,6 +15,8 @@ from typing import IO
 from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
+from bot.web.desk import WebDesk, guild_url
+from bot.web.record import WebRecord
 from data.library_store import LibraryStore
 from data.store import Store
 from data.table_store import TableStore
@@ -114,7 +117,9 @@ async def console(
     start: datetime | None = None,
     stdin: IO[str] = sys.stdin,
     out: IO[str] = sys.stdout,
+    web: tuple[str, int] | None = None,
 ) -> int:
+    """``web``: (host, port) to serve the round's web record on while the console runs (port 0: any free)."""
     with tempfile.TemporaryDirectory(prefix="nomic-console-") as tmp:
         path = db if db is not None else Path(tmp) / "console.db"
         store = await Store.open(path)
@@ -129,18 +134,32 @@ async def console(
             await table_store.close()
             await store.close()
             raise
+        site = None
         try:
             service = RoundService(store)
             tables = TableService(table_store, seed=seed)
             library = LibraryService(library_store)
-            world = World(Router(service, tables, library), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
+            session_start = start or datetime.now(UTC).replace(microsecond=0)
+            desk = WebDesk(store, None)
+            world = World(Router(service, tables, library, desk), seed=seed, event_prefix=f"{secrets.token_hex(4)}:")
+            if web is not None:
+                host, port = web
+                try:
+                    site = await WebRecord.start(path, service, host, port, clock=lambda: world.now or session_start)
+                except OSError as exc:
+                    print(f"! the web record cannot listen on {host}:{port}: {exc.strerror or exc}", file=out)
+                else:
+                    desk.base_url = site.url
             world.on_say = lambda said: _show(said, out)
-            session = ConsoleSession(world, out, start or datetime.now(UTC).replace(microsecond=0))
+            session = ConsoleSession(world, out, session_start)
             await world.feed(SetupLine(type="setup", at=session.now, admins=[session.me]))
             session.say("Nomic console. You are `you` (a moderator) in #game-actions. /help for help.")
+            if site is not None:
+                session.say(f"The round's web record: {guild_url(site.url, GUILD)} (read-only; `!web` gives the link).")
             while True:
                 print(session.prompt(), end="", file=out, flush=True)
-                raw = stdin.readline()
+                # read in a thread, so the web record keeps answering while the console waits for a line
+                raw = await asyncio.to_thread(stdin.readline)
                 if not raw:
                     session.say("")
                     break
@@ -148,6 +167,8 @@ async def console(
                     break
             await service.save_snapshots()
         finally:
+            if site is not None:
+                await site.stop()
             await library_store.close()
             await table_store.close()
             await store.close()

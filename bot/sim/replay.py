@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
+from bot.web.desk import WebDesk
 from data.library_store import LibraryStore
 from data.store import ReplayProgress, Store
 from data.table_store import TableStore
@@ -133,7 +134,7 @@ async def _run(
     service = RoundService(store)
     tables = TableService(table_store, seed=seed) if table_store is not None else None
     library = LibraryService(library_store) if library_store is not None else None
-    world = World(Router(service, tables, library), seed=seed)
+    world = World(Router(service, tables, library, WebDesk(store, None)), seed=seed)
     transcript: list[dict[str, Any]] = []
 
     def record(said: Said) -> None:
