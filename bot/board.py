@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import notices
 from bot.discord_io import TOO_OLD_TO_EDIT
+from bot.permissions import lacking_flags
 from bot.render import embeds
 from games.nomic.actions import ShowLots
 from games.nomic.context import SYSTEM, ChannelRole, Context
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EDIT_WINDOW = timedelta(hours=1)
+LOST = "the lot board"
+NEEDS = ("send_messages", "embed_links", "attach_files")
+"""A board is a message with an embed and a picture: without any of these it is refused, or shows up empty."""
 
 
 class BoardPoster:
@@ -60,8 +65,12 @@ class BoardPoster:
             self._last_post[guild.id] = loop.time()
             try:
                 await self.post(guild, channel)
-            except discord.HTTPException:
-                log.exception("guild %s: could not post the lot board", guild.id)
+            except discord.HTTPException as exc:
+                failure = notices.from_error(exc, channel, guild.me, LOST, needs=NEEDS)
+                if failure is None:
+                    log.warning("guild %s: could not post the lot board: %s", guild.id, exc, exc_info=exc)
+                else:
+                    await self._bot.notices.report(guild, await self._bot.config(guild.id), failure)
 
     async def post(self, guild: discord.Guild, channel: discord.TextChannel) -> None:
         bot = self._bot
@@ -87,6 +96,11 @@ class BoardPoster:
                 if exc.code != TOO_OLD_TO_EDIT and not isinstance(exc, discord.NotFound):
                     raise
                 embed, picture = embeds.board(state, config.localize(posts[0].text, guild), now)
+        missing = lacking_flags(channel, guild.me, NEEDS) if guild.me is not None else []
+        if missing:
+            # told once, not tried: a board that Discord refuses or shows empty helps nobody
+            await bot.notices.report(guild, config, notices.forbidden(channel, missing, LOST))
+            return
         self._boards[guild.id] = await channel.send(embed=embed, file=picture)
         if old is not None:
             # one board in the channel: the new one, below the bids it shows

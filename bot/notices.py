@@ -6,7 +6,8 @@ no visible reason. A notice says what was lost, where, why, and how to fix it. I
 A notice is never itself the subject of a notice: when it cannot be delivered anywhere it is
 logged, and that is all. Each (channel, cause) is told once per run of the process (and once more
 after a moderator changes the setup), so a channel that stays broken does not fill another with
-the same warning.
+the same warning. A thread that cannot be opened in a channel is told apart from the messages that
+cannot be posted there: the two are fixed by different permissions.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from enum import StrEnum
 import discord
 
 from bot.discord_io import GuildConfig
-from bot.permissions import cannot_post
+from bot.permissions import cannot_post, lacking_flags
 from games.nomic.context import ChannelRole
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,10 @@ class Failure:
     fix: str
     channel_id: int | None = None
     """The failing channel: never where its own notice goes."""
+    verb: str = "post"
+    """What the bot could not do with ``lost`` ("post" a message, "open" a thread)."""
+    until: str = "what I post there is lost"
+    """What goes wrong until the moderators fix it."""
 
 
 def no_channel(role: ChannelRole, lost: str) -> Failure:
@@ -75,7 +80,14 @@ def gone(role: ChannelRole, channel_id: int, lost: str) -> Failure:
     )
 
 
-def forbidden(channel: discord.abc.GuildChannel | discord.Thread, missing: list[str], lost: str) -> Failure:
+def forbidden(
+    channel: discord.abc.GuildChannel | discord.Thread,
+    missing: list[str],
+    lost: str,
+    *,
+    verb: str = "post",
+    until: str | None = None,
+) -> Failure:
     lacks = ", ".join(missing) if missing else "a permission Discord did not name"
     where = "thread" if isinstance(channel, discord.Thread) else "channel"
     return Failure(
@@ -89,6 +101,8 @@ def forbidden(channel: discord.abc.GuildChannel | discord.Thread, missing: list[
             "channel"
         ),
         channel_id=channel.id,
+        verb=verb,
+        until=until or Failure.until,
     )
 
 
@@ -97,11 +111,17 @@ def from_error(
     channel: discord.abc.GuildChannel | discord.Thread,
     me: discord.Member | None,
     lost: str,
+    *,
+    needs: tuple[str, ...] = (),
+    verb: str = "post",
+    until: str | None = None,
 ) -> Failure | None:
-    """The failure a refused post stands for; None for errors that pass (rate limits, Discord's own trouble)."""
+    """The failure a refused post stands for; None for errors that pass (rate limits, Discord's own trouble).
+
+    ``needs``: the permissions (``discord.Permissions`` flags) what was lost needs besides a plain message's."""
     if isinstance(error, discord.Forbidden):
-        missing = cannot_post(channel, me) if me is not None else []
-        return forbidden(channel, missing, lost)
+        missing = (cannot_post(channel, me) or lacking_flags(channel, me, needs)) if me is not None else []
+        return forbidden(channel, missing, lost, verb=verb, until=until)
     if isinstance(error, discord.NotFound):
         return Failure(
             key=str(channel.id),
@@ -111,14 +131,16 @@ def from_error(
             why="Discord says that channel no longer exists",
             fix="run `/setup` (or `!setup`) to choose the round's channels again",
             channel_id=channel.id,
+            verb=verb,
+            until=until or Failure.until,
         )
     return None
 
 
 def notice_text(failure: Failure, moderators: str) -> str:
     return (
-        f"⚠️ {moderators}: I could not post {failure.lost} in {failure.place}: {failure.why}. Until this is fixed, "
-        f"what I post there is lost. To fix it, {failure.fix}; {SETUP_HINT}. "
+        f"⚠️ {moderators}: I could not {failure.verb} {failure.lost} in {failure.place}: {failure.why}. Until this is "
+        f"fixed, {failure.until}. To fix it, {failure.fix}; {SETUP_HINT}. "
         "(I say this once for this channel and cause, until I restart.)"
     )
 
@@ -128,7 +150,7 @@ class Notices:
 
     def __init__(self, client: discord.Client) -> None:
         self._client = client
-        self._told: set[tuple[int, str, Cause]] = set()
+        self._told: set[tuple[int, str, Cause, str]] = set()
 
     def forget(self, guild_id: int) -> None:
         """A moderator changed the setup: what still fails afterwards is worth telling again."""
@@ -136,11 +158,13 @@ class Notices:
 
     async def report(self, guild: discord.Guild, config: GuildConfig, failure: Failure) -> bool:
         """Tell the moderators once; returns whether this call gave a notice (or tried to)."""
-        key = (guild.id, failure.key, failure.cause)
+        key = (guild.id, failure.key, failure.cause, failure.verb)
         if key in self._told:
             return False
         self._told.add(key)  # before any await: concurrent failures of the same kind give one notice
-        log.warning("guild %s: could not post in %s: %s", guild.id, failure.place, failure.why)
+        log.warning(
+            "guild %s: could not %s %s in %s: %s", guild.id, failure.verb, failure.lost, failure.place, failure.why
+        )
         role = guild.get_role(config.moderator_role) if config.moderator_role is not None else None
         moderators = f"Moderators ({role.mention})" if role is not None else "Moderators"
         text = notice_text(failure, moderators)

@@ -158,3 +158,22 @@ def cannot_post(channel: discord.abc.GuildChannel | discord.Thread, me: discord.
     if isinstance(channel, discord.Thread):
         return [] if perms.send_messages_in_threads else ["Send Messages in Threads"]
     return [] if perms.send_messages else ["Send Messages"]
+
+
+def lacking_flags(
+    channel: discord.abc.GuildChannel | discord.Thread, me: discord.Member, flags: tuple[str, ...]
+) -> list[str]:
+    """The permissions among ``flags`` (of ``discord.Permissions``) the bot lacks in ``channel``, named as
+    Discord shows them, without those Discord denies as a consequence (View Channel alone when the bot
+    cannot see the channel at all)."""
+    perms = channel.permissions_for(me)
+    if not perms.view_channel:
+        return ["View Channel"]
+    missing = {flag for flag in flags if not getattr(perms, flag)}
+    return [NEEDS_BY_FLAG[flag].name for flag in flags if flag in missing and not _implied(flag, missing)]
+
+
+def _implied(flag: str, missing: set[str]) -> bool:
+    """Whether Discord denies ``flag`` already because a permission it depends on is missing."""
+    implied = NEEDS_BY_FLAG[flag].implied_by
+    return implied is not None and _denied(implied, missing)

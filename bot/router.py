@@ -561,7 +561,8 @@ class Router:
             raise NotStartedError("the round has not started on this server yet")
         if isinstance(action, ShowInventory):
             target = action.target or ctx.actor
-            return views.inventory(state, target, asking_self=action.target in (None, ctx.actor))
+            owned = await self.library.copy_counts(guild, target) if self.library is not None else None
+            return views.inventory(state, target, asking_self=action.target in (None, ctx.actor), copies=owned)
         if isinstance(action, ShowLots):
             return views.lots(state)
         if isinstance(action, ShowPhase):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from games.tables.engine import AnyAISeat, AnyEngine, GameRuleError, SeatingError
+from games.tables.engine import AnyAISeat, AnyEngine, GameResult, GameRuleError, SeatingError
 from games.tables.options import parse_play
 from games.tables.registry import get_ai, get_game
 
@@ -53,10 +53,49 @@ class SelfplayReport:
     """The game's own figures (``selfplay_stats``), one value a game."""
     figure_lines: list[str] = field(default_factory=list)
     """The game's own words for those figures (``selfplay_lines``), when it has any."""
+    seat_wins: dict[str, float] = field(default_factory=dict)
+    """Competitive games won, by seat (``p1`` moves first in seat order); a shared win split evenly."""
+    shared: int = 0
+    """Competitive games with more than one winner."""
 
     @property
     def wins(self) -> int:
         return self.statuses.get("won", 0)
+
+    @property
+    def cooperative(self) -> int:
+        """Games that ended as a cooperative game ends (the table won or lost together)."""
+        return self.wins + self.statuses.get("lost", 0)
+
+    @property
+    def competitive(self) -> int:
+        """Games that ended as a competitive game ends (finished, with its winners)."""
+        return self.statuses.get("finished", 0)
+
+    def count_result(self, result: GameResult) -> None:
+        self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
+        if result.status == "finished":
+            if len(result.winners) > 1:
+                self.shared += 1
+            for seat in result.winners:
+                self.seat_wins[seat] = self.seat_wins.get(seat, 0.0) + 1 / len(result.winners)
+
+    def _outcome_lines(self) -> list[str]:
+        """A cooperative game's win rate; a competitive game's wins by seat (a win rate means nothing there)."""
+        lines = []
+        if self.cooperative:
+            lines.append(f"  win rate: {100 * self.wins / self.cooperative:.1f}%")
+        games = self.competitive
+        if games:
+            seats = [f"p{n + 1}" for n in range(self.players)]
+            seats += sorted(set(self.seat_wins) - set(seats))
+            shares = ", ".join(f"{seat} {100 * self.seat_wins.get(seat, 0.0) / games:.1f}%" for seat in seats)
+            nobody = games - round(sum(self.seat_wins.values()))
+            if nobody > 0:
+                shares += f", nobody {100 * nobody / games:.1f}%"
+            shared = f" ({100 * self.shared / games:.1f}% of games shared, split evenly)" if self.shared else ""
+            lines.append(f"  wins by seat: {shares}{shared}")
+        return lines
 
     def lines(self) -> list[str]:
         n = max(self.games, 1)
@@ -66,7 +105,7 @@ class SelfplayReport:
         return [
             f"{self.game}: {self.games} games, {self.players} players, seed {self.seed!r}{options}",
             f"  outcomes: {outcomes}",
-            f"  win rate: {100 * self.wins / n:.1f}%",
+            *self._outcome_lines(),
             f"  mean length: {self.turns / n:.2f} turns, {self.actions / n:.1f} actions",
             (
                 f"  speed: {rate:.0f} games/s ({self.seconds:.2f} s,"
@@ -171,7 +210,7 @@ def run_selfplay(
         state, actions = play_one(engine, ai, players, game_seed(seed, index), game_options)
         result = engine.result(state)
         report.games += 1
-        report.statuses[result.status] = report.statuses.get(result.status, 0) + 1
+        report.count_result(result)
         report.turns += result.turns
         report.actions += actions
         if callable(stats):

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
+import pytest
 from simcord.backend.models.channel import Overwrite, OverwriteType
 
 from bot.app import SETUP_TIP, NomicBot
@@ -21,6 +22,7 @@ from games.nomic.errors import BadInputError
 
 from .conftest import FRIDAY_NOON, ROLE_NAMES, Server
 
+SUNDAY = datetime(2026, 12, 6, tzinfo=UTC)
 MONDAY = datetime(2026, 12, 7, 9, tzinfo=UTC)
 THURSDAY = datetime(2026, 12, 10, 9, tzinfo=UTC)
 WEEK = timedelta(days=7)
@@ -243,6 +245,73 @@ async def test_a_deleted_channel_is_told_and_a_table_thread_the_bot_may_not_post
     assert "Send Messages in Threads" in told[1]
 
 
+@pytest.mark.parametrize(
+    ("denied_here", "named"), [("send_messages", "Send Messages"), ("attach_files", "Attach Files")]
+)
+async def test_a_lot_board_the_bot_may_not_post_is_told_to_the_moderators_once(
+    discord_server: Server, denied_here: str, named: str
+) -> None:
+    s = discord_server
+    await s.join_all()
+    for cards in ("AS KH", "QS QH"):
+        await s.mod.send(s.game_actions, f"!admin lot {cards}")
+    await s.advance(SUNDAY)
+    deny_in(s, s.auctions, **{denied_here: True})  # a moderator edits #auctions by mistake
+    s.clock.set(MONDAY)
+    await s.alice.send(s.auctions, "!bid 1 10")
+    await s.env.advance_time(30)
+    await s.bob.send(s.auctions, "!bid 2 10")
+    await s.env.advance_time(30)
+    await s.carol.send(s.auctions, "!bid 1 20")
+    await s.env.advance_time(30)
+    assert not [m for m in s.bot_messages(s.auctions) if m.embeds], "no board could be posted"
+    told = notices_in(s, s.game_actions)
+    assert len(told) == 1, told
+    assert f"I could not post the lot board in {s.auctions.mention}: I lack {named} there" in told[0]
+    assert not s.env.errors
+
+
+async def test_answers_in_proposals_the_bot_may_not_post_are_told_once(discord_server: Server) -> None:
+    s = discord_server
+    await s.join_all()
+    deny_in(s, s.proposals, send_messages=True)
+    await s.alice.send(s.proposals, "urgent: lots are public")
+    await s.bob.send(s.proposals, "a standard proposal without an item")  # refused: its answer is lost too
+    assert len((await s.state()).proposals) == 1
+    answers = [m.content for m in s.bot_messages(s.proposals) if m.content.startswith(("Proposal 1 by", "Can't do"))]
+    assert answers == []
+    told = notices_in(s, s.game_actions)
+    assert len(told) == 1, told
+    assert f"I could not post an answer to a proposal in {s.proposals.mention}: I lack Send Messages there" in told[0]
+    assert not s.env.errors
+
+
+async def test_a_proposal_thread_the_bot_may_not_open_is_told_to_the_moderators_once(discord_server: Server) -> None:
+    s = discord_server
+    await s.join_all()
+    deny_in(s, s.proposals, create_public_threads=True)
+    await s.alice.send(s.proposals, "urgent: lots are public")
+    await s.bob.send(s.proposals, "urgent: bids are secret")
+    assert s.proposals.threads == []
+    assert len((await s.state()).proposals) == 2, "the proposals stand all the same"
+    assert s.last_answer(s.proposals).startswith("Proposal 2 by bob is urgent.")
+    told = notices_in(s, s.game_actions)
+    assert len(told) == 1, told
+    assert (
+        f"I could not open the discussion thread of proposal 1 in {s.proposals.mention}:"
+        " I lack Create Public Threads there" in told[0]
+    )
+    assert "new proposals get no thread of their own for discussion" in told[0]
+    assert "what I post there is lost" not in told[0], "the proposals' answers still go there"
+    deny_in(s, s.proposals, create_public_threads=True, send_messages=True)  # now the answers are lost too
+    await s.carol.send(s.proposals, "urgent: bids are public")
+    await s.alice.send(s.proposals, "urgent: lots are secret")
+    told = notices_in(s, s.game_actions)
+    assert len(told) == 2, "a lost answer is told besides the lost threads, each once"
+    assert f"I could not post an answer to a proposal in {s.proposals.mention}" in told[1]
+    assert not s.env.errors
+
+
 # -- joining a server --
 
 
@@ -262,3 +331,4 @@ async def test_joining_a_server_starts_its_round_and_announces_it_in_game_action
     assert said[0].endswith(SETUP_TIP)
     assert not channels["general"].history()
     await simcord_bot.release()
+

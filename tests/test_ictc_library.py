@@ -170,6 +170,11 @@ def test_a_guild_vote_is_decided_at_its_deadline_by_majority_and_quorum() -> Non
     opened = lib.state.designs[number].current.review
     assert opened is not None
     assert opened.deadline == lib.at + timedelta(hours=24)
+    # the deadline in UTC and as Discord timestamps, shown in each reader's time zone, as the round shows its own
+    unix = int(opened.deadline.timestamp())
+    shown = f"{opened.deadline:%a %Y-%m-%d %H:%M} UTC (<t:{unix}:F>, <t:{unix}:R>)"
+    assert f"until {shown}; it passes with at least 2 votes" in said
+    assert f"the guild Smiths votes until {shown}" in lib.text("bob", f"!card show #{number}")
     for member in ("olga", "pete", "bob", "carol"):
         lib.do(member, f"!card approve #{number}")
     assert lib.state.designs[number].status is DesignStatus.PENDING, "in guild mode members' approvals do not count"

@@ -232,6 +232,30 @@ async def test_when_the_library_part_fails_the_round_trade_is_not_settled_either
     assert (await bot.library.state(GUILD)).copies[mine].owner == "alice", "the cache is untouched"
 
 
+async def test_inventory_counts_ones_own_copies_by_card_and_anothers_only_in_all(bot: Bot) -> None:
+    await _copies_to_trade(bot)
+    state = await bot.library.state(GUILD)
+    names: dict[str, int] = {}
+    for copy in state.copies_of("alice"):
+        name = state.designs[copy.design].name
+        names[name] = names.get(name, 0) + 1
+    assert len(names) > 1
+    ctx = Context(actor="alice", actor_name="alice", channel=ChannelRole.GAME_ACTIONS, at=bot.now, event_id="inv")
+    (own,) = await bot.router.message(GUILD, ctx, "!inventory", resolve)
+    assert own.private, "one's own inventory names cards: only its owner sees it"
+    listed = ", ".join(f"{name} ×{n}" for name, n in sorted(names.items(), key=lambda kv: kv[0].casefold()))
+    total = sum(names.values())
+    assert f"\nCard copies ({total}): {listed}" in own.text
+    other = await bot.say("bob", "!inventory @alice")
+    assert f"\nCard copies: {total}" in other
+    assert not any(name in other for name in names), "another member's copies are counted, never named"
+    await bot.say("carol", "!join")
+    assert "Card copies" not in await bot.say("carol", "!inventory"), "no copies, no line"
+    bare = Router(bot.router.service)
+    (plain,) = await bare.message(GUILD, ctx, "!inventory", resolve)
+    assert "Card copies" not in plain.text, "without the card library the round's inventory is as it was"
+
+
 async def test_copies_are_refused_where_no_library_runs_and_never_given_by_moderators(bot: Bot) -> None:
     mine, _ = await _copies_to_trade(bot)
     given = await bot.say("mod", f"!admin give @bob copy:{mine}")

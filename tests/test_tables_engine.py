@@ -10,7 +10,7 @@ from typing import Any, cast
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.selfplay import SelfplayError, play_one, run_selfplay
+from bot.selfplay import SelfplayError, game_seed, play_one, run_selfplay
 from bot.selfplay import main as selfplay_main
 from games.tables.engine import (
     AnyEngine,
@@ -230,6 +230,31 @@ def test_selfplay_command_prints_a_report(capsys: pytest.CaptureFixture[str]) ->
     assert "win rate:" in out
     assert "mean length:" in out
     assert "games/s" in out
+
+
+def test_selfplay_reports_a_win_rate_only_for_a_cooperative_game() -> None:
+    cooperative = run_selfplay("wikipedia", games=20, players=3, seed="7")
+    shown = "\n".join(cooperative.lines())
+    assert "win rate:" in shown
+    assert "wins by seat" not in shown
+    competitive = run_selfplay("sardini", games=40, players=4, seed="s")
+    shown = "\n".join(competitive.lines())
+    assert "win rate" not in shown, "a competitive game has winners, not a table that wins"
+    (line,) = [text for text in competitive.lines() if "wins by seat" in text]
+    # the same games again, by hand: each game's win split evenly among its winners
+    engine, ai = get_game("sardini"), get_ai("sardini")
+    split = dict.fromkeys(("p1", "p2", "p3", "p4"), 0.0)
+    shared = 0
+    for index in range(40):
+        state, _ = play_one(engine, ai, 4, game_seed("s", index), None)
+        winners = engine.result(state).winners
+        shared += len(winners) > 1
+        for seat in winners:
+            split[seat] += 1 / len(winners)
+    assert competitive.seat_wins == pytest.approx(split)
+    assert shared > 0, "the seed gives shared wins"
+    shares = [f"{seat} {100 * wins / 40:.1f}%" for seat, wins in split.items()]
+    assert line == f"  wins by seat: {', '.join(shares)} ({100 * shared / 40:.1f}% of games shared, split evenly)"
 
 
 def test_selfplay_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot import notices
 from bot.discord_io import chunks, reply_reference, resolver
+from bot.permissions import NEEDS_BY_FLAG, lacking_flags
 from bot.router import Post
 from games.nomic.actions import Leave
 from games.nomic.commands import clean_keep_lines
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TEXT_ROLES = {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}
+ANSWERS = {ChannelRole.PROPOSALS: "an answer to a proposal", ChannelRole.JUDGE_ELECTIONS: "an answer to a candidacy"}
+"""What is lost, in a notice, when the answer to a message in one of these channels cannot be posted."""
+THREAD_NEEDS = ("create_public_threads",)
 THREAD_NAME_LIMIT = 100
 
 
@@ -79,23 +84,45 @@ class RoundEvents(commands.Cog):
         proposal = state.proposals.get(str(message.id)) if state is not None else None
         if proposal is None or proposal.author != str(message.author.id):
             return
-        try:
-            await message.create_thread(name=thread_name(proposal.number, proposal.text))
-        except discord.HTTPException as exc:
-            log.warning(
-                "guild %s: could not open a discussion thread on proposal %d (%s); the proposal stands",
-                getattr(message.guild, "id", None),
-                proposal.number,
-                exc.text or exc.status,
-            )
+        guild, channel = message.guild, message.channel
+        if guild is None or not isinstance(channel, discord.TextChannel):
+            return
+        lost = f"the discussion thread of proposal {proposal.number}"
+        until = NEEDS_BY_FLAG["create_public_threads"].breaks[ChannelRole.PROPOSALS]
+        missing = lacking_flags(channel, guild.me, THREAD_NEEDS) if guild.me is not None else []
+        failure: notices.Failure | None
+        if missing:
+            failure = notices.forbidden(channel, missing, lost, verb="open", until=until)
+        else:
+            try:
+                await message.create_thread(name=thread_name(proposal.number, proposal.text))
+                return
+            except discord.HTTPException as exc:
+                failure = notices.from_error(exc, channel, guild.me, lost, needs=THREAD_NEEDS, verb="open", until=until)
+                if failure is None:
+                    log.warning(
+                        "guild %s: could not open a discussion thread on proposal %d (%s); the proposal stands",
+                        guild.id,
+                        proposal.number,
+                        exc.text or exc.status,
+                    )
+                    return
+        # the proposal stands all the same; the moderators learn, once, why it has no thread
+        await self.bot.notices.report(guild, await self.bot.config(guild.id), failure)
 
     async def _answer(
         self, guild: discord.Guild, channel: discord.abc.Messageable, posts: list[Post], message_id: str
     ) -> None:
         config = await self.bot.config(guild.id)
+        lost = ANSWERS.get(config.role_of(channel), "an answer to a message")
         for post in posts:
             if post.channel is not None or post.to:
                 await self.bot.deliver(guild, [post])
+                continue
+            if isinstance(channel, discord.TextChannel):
+                # what cannot be posted is told to the moderators, once per channel and cause
+                text = config.localize(post.text, guild)
+                await self.bot.post_or_tell(guild, config, channel, text, reply_to=message_id, lost=lost)
                 continue
             reference = reply_reference(channel, message_id)
             for part in chunks(config.localize(post.text, guild)):

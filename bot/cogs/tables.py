@@ -52,7 +52,9 @@ from games.tables import lobby
 from games.tables.engine import GameRuleError, MoveForm, PrivateWords
 from games.tables.i18n import tr
 from games.tables.lobby import Table, TableStatus
-from games.tables.service import Actor, TableService, is_table_name, parse_play
+from games.tables.model import TableError
+from games.tables.registry import get_game
+from games.tables.service import Actor, TableService, error_text, is_table_name, parse_play
 
 if TYPE_CHECKING:
     from bot.app import NomicBot
@@ -611,9 +613,10 @@ class TableDesk:
         if not words or words[0].casefold() != "play":
             return None
         try:
-            parse_play(words[1:])
+            request = parse_play(words[1:])
         except GameRuleError:
             return None  # the service explains what is wrong with the command itself
+        lang = request.lang or get_game(request.game).languages[0]
         config = await self.bot.config(guild.id)
         homes = self._homes_for(guild, channel, config)
         reasons = []
@@ -621,12 +624,9 @@ class TableDesk:
             missing = self._missing(guild, home)
             if not missing:
                 return None
-            reasons.append(f"{', '.join(missing)} in {home.mention}")
-        where = "; ".join(reasons) or "a text channel to hold it"
-        return (
-            f"Can't do that: a table plays in a thread of its own and I cannot open one from here: I lack {where}."
-            " A moderator can grant those permissions, or use `!play` in another channel."
-        )
+            reasons.append(tr(lang, "error.lack_in", missing=", ".join(missing), channel=home.mention))
+        where = "; ".join(reasons) or tr(lang, "error.no_home")
+        return error_text(TableError(tr(lang, "error.no_thread_here", where=where)), lang)
 
 
 # --- the commands -----------------------------------------------------------------------------

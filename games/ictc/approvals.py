@@ -34,6 +34,7 @@ from games.ictc.state import (
 )
 from games.ictc.views import and_list
 from games.nomic.context import Context
+from games.nomic.events import when
 
 MAX_COMMENT = 500
 MAX_COMMENTS = 50
@@ -162,7 +163,7 @@ def open_review(state: LibraryState, ctx: Context, design_id: int, guild_name: s
     if deadline is not None:
         said = (
             f"The guild {guild.name} reviews it: its members vote with Approve and Reject until"
-            f" {deadline:%a %Y-%m-%d %H:%M} UTC (at least {guild.quorum} votes, more for than against)."
+            f" {when(deadline, relative=True)}; it passes with at least {guild.quorum} votes, more for than against."
         )
     else:
         said = f"The guild {guild.name} reviews it: the approval of any {guild.committee} of its officers suffices."

@@ -52,6 +52,15 @@ def deck_problems(state: LibraryState, deck: Deck) -> list[str]:
     return problems
 
 
+def copy_counts(state: LibraryState, member: str) -> dict[str, int]:
+    """How many copies of each card ``member`` owns, by the card's name."""
+    counts: Counter[str] = Counter()
+    for copy in state.copies_of(member):
+        design = state.designs.get(copy.design)
+        counts[design.name if design is not None else f"#{copy.design}"] += 1
+    return dict(counts)
+
+
 def deck_text(state: LibraryState, deck: Deck) -> str:
     counts: Counter[str] = Counter()
     for copy_id in deck.copies:

@@ -266,6 +266,10 @@ class LibraryService:
         moves = tuple(CopyMove(copy_id=c, giver=who, taker=who) for who, ids in owned.items() for c in ids)
         copies.check_moves(state, MoveCopies(moves=moves))
 
+    async def copy_counts(self, guild: str, member: str) -> dict[str, int]:
+        """The member's card copies, how many of each card (the round's ``!inventory`` shows them)."""
+        return copies.copy_counts(await self.state(guild), member)
+
     async def describe_copies(self, guild: str, ids: Sequence[int], to: Mapping[int, str] | None = None) -> str:
         return copies.describe_copies(await self.state(guild), tuple(ids), dict(to) if to is not None else None)
 

@@ -23,6 +23,7 @@ from games.ictc.state import (
     Version,
     meeting_key,
 )
+from games.nomic.events import when
 
 LIST_LIMIT = 40
 
@@ -68,7 +69,7 @@ def approval_line(state: LibraryState, design: Design, version: Version) -> str:
         guild = state.guilds.get(review.guild)
         gname = guild.name if guild is not None else review.guild
         if review.deadline is not None:
-            parts.append(f"the guild {gname} votes until {review.deadline:%a %Y-%m-%d %H:%M} UTC")
+            parts.append(f"the guild {gname} votes until {when(review.deadline, relative=True)}")
         else:
             parts.append(f"waiting for the officers of the guild {gname}")
     elif state.options.approval is ApprovalMode.GUILD:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -19,8 +19,13 @@ from games.nomic.trades import offers_expire_at
 T = TypeVar("T", bound=BaseModel)
 
 
-def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
-    """A player's holdings. Cards in hand are private: only their owner sees which they are."""
+def inventory(
+    state: RoundState, player_id: str, *, asking_self: bool, copies: Mapping[str, int] | None = None
+) -> str:
+    """A player's holdings. Cards in hand are private: only their owner sees which they are.
+
+    ``copies``: the card copies the player owns in the card library (card name → how many), when
+    a library runs; private like the cards: another member sees only how many there are."""
     player = state.players.get(player_id)
     if player is None:
         if asking_self:
@@ -32,6 +37,10 @@ def inventory(state: RoundState, player_id: str, *, asking_self: bool) -> str:
         cards,
         f"Standard Proposal-Makers: {player.spm}",
     ]
+    owned = sum(copies.values()) if copies else 0
+    if copies and owned:
+        listed = ", ".join(f"{name} ×{n}" for name, n in sorted(copies.items(), key=lambda kv: kv[0].casefold()))
+        lines.append(f"Card copies ({owned}): {listed}" if asking_self else f"Card copies: {owned}")
     hand = state.hands.get(player_id)
     if hand is not None:
         lines.append(f"Presented this week: {cards_text(hand.cards)}")

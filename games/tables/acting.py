@@ -81,11 +81,10 @@ class Acting(TableCore):
             engine = get_game(game)
         except GameRuleError as exc:
             return _error(exc)
+        speaks = lang or engine.languages[0]
         if not private and _secret_setup(engine.name, setup):
-            why = SecretInOpenError(
-                tr(lang or engine.languages[0], "secret.refused_play", title=engine.title, game=engine.name)
-            )
-            return _refused_privately(_error(why), at)
+            why = SecretInOpenError(tr(speaks, "secret.refused_play", title=engine.title, game=engine.name))
+            return _refused_privately(_error(why, speaks), at)
         options = self._defaults
         if turn_seconds is not None:
             options = options.model_copy(update={"turn_seconds": turn_seconds})
@@ -157,10 +156,13 @@ class Acting(TableCore):
         event_id: str,
         source_line: int | None = None,
     ) -> TableOutcome:
-        if not 0 <= count <= 20:
-            return _error(BadCommandError("write `!ai N` with N from 0 to the seats the game has left"))
-        action = SetAISeats(member=actor.id, count=count, moderator=actor.moderator)
-        return await self.act(guild, table, action, actor, at=at, event_id=event_id, source_line=source_line)
+
+        def build(found: Table) -> TableAction:
+            if not 0 <= count <= 20:
+                raise BadCommandError(tr(found.lang, "error.ai_range"))
+            return SetAISeats(member=actor.id, count=count, moderator=actor.moderator)
+
+        return await self._run(guild, table, build, actor, at=at, event_id=event_id, source_line=source_line)
 
     async def start(
         self, guild: str, table: str, actor: Actor, *, at: datetime, event_id: str, source_line: int | None = None

@@ -16,9 +16,9 @@ from typing import Any
 
 from games.tables import lobby
 from games.tables.acting import Acting
-from games.tables.core import Actor, TableOutcome, error_text
+from games.tables.core import Actor, TableOutcome, error_text, framework_error
 from games.tables.engine import BadCommandError, GameRuleError
-from games.tables.i18n import normalise, tr
+from games.tables.i18n import DEFAULT, normalise, tr
 from games.tables.model import TABLE_NAME, Table, TableError
 from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
 from games.tables.players import MemberLookup
@@ -73,7 +73,7 @@ def _words(content: str) -> tuple[str, list[str]]:
     body = body.removeprefix("!")
     words = body.split()
     if not words:
-        raise BadCommandError("that is not a command; `!help` lists the commands")
+        raise framework_error(BadCommandError, "error.not_a_command")
     verb = words[0].casefold()
     return _ALIASES.get(verb, verb), words[1:]
 
@@ -154,7 +154,8 @@ class CommandPath(Acting):
         which names its table first (see the module's note); every answer is private.
         """
         if len(content) > MAX_COMMAND_LENGTH:
-            return [TablePost(error_text(BadCommandError("that message is too long for a command")), error=True)]
+            lang = await self._language_at(guild, None if dm else thread)
+            return [TablePost(error_text(framework_error(BadCommandError, "error.too_long"), lang), error=True)]
         if dm:
             return _private(
                 await self._dm(
@@ -164,7 +165,9 @@ class CommandPath(Acting):
         try:
             verb, args = _words(content)
         except GameRuleError as exc:
-            return [TablePost(error_text(exc), error=True, kind="error")] if thread is not None else None
+            if thread is None:
+                return None
+            return [TablePost(error_text(exc, await self._language_at(guild, thread)), error=True, kind="error")]
         table = await self.find(guild, thread) if thread is not None else None
         if table is None:
             if thread is not None and is_table_name(thread):
@@ -188,7 +191,12 @@ class CommandPath(Acting):
                 private=private,
             )
         except GameRuleError as exc:
-            return [TablePost(error_text(exc), error=True, kind="error")]
+            return [TablePost(error_text(exc, table.lang), error=True, kind="error")]
+
+    async def _language_at(self, guild: str, thread: str | None) -> str:
+        """The language of the table whose thread ``thread`` is; English when it is none."""
+        table = await self.find(guild, thread) if thread is not None else None
+        return table.lang if table is not None else DEFAULT
 
     async def _dm(
         self,
@@ -240,7 +248,7 @@ class CommandPath(Acting):
                 or []
             )
         except GameRuleError as exc:
-            return [TablePost(error_text(exc), error=True, kind="error")]
+            return [TablePost(error_text(exc, table.lang), error=True, kind="error")]
         if posts and not any(p.private or p.error or p.table is None or actor.id in p.to for p in posts):
             # the thread shows what happened; the DM itself still gets its answer, privately
             shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:60] + "…"
@@ -305,13 +313,14 @@ class CommandPath(Acting):
     ) -> list[TablePost] | None:
         name = table.name
         common: dict[str, Any] = {"at": at, "event_id": event_id, "source_line": source_line}
+        lang = table.lang
         if verb == "play":
-            raise TableError("open a new table from a channel, not inside a table's thread")
+            raise TableError(tr(lang, "error.play_in_thread"))
         if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join", "games"} and args:
-            raise BadCommandError(f"`!{verb}` takes no arguments here")
+            raise BadCommandError(tr(lang, "error.no_arguments", verb=verb))
         outcome: TableOutcome
         if verb == "join":
-            setup = parse_setup(lobby.engine_of(table), args)
+            setup = parse_setup(lobby.engine_of(table), args, lang)
             outcome = await self.join(guild, name, actor, setup=setup, private=private, **common)
         elif verb == "leave":
             outcome = await self.leave(guild, name, actor, **common)
@@ -321,7 +330,7 @@ class CommandPath(Acting):
             outcome = await self.end(guild, name, actor, **common)
         elif verb == "ai":
             if len(args) != 1 or not args[0].isdecimal() or not args[0].isascii() or len(args[0]) > 2:
-                raise BadCommandError("write `!ai N`, e.g. `!ai 2` for two computer players")
+                raise BadCommandError(tr(lang, "error.ai_usage"))
             outcome = await self.set_ai(guild, name, actor, int(args[0]), **common)
         elif verb == "board":
             return [TablePost(await self.board(guild, name, at), table=name, kind="board")]
@@ -329,7 +338,7 @@ class CommandPath(Acting):
             try:
                 text = await self.hand(guild, name, actor)
             except GameRuleError as exc:
-                return [TablePost(error_text(exc), private=True, error=True, kind="error")]
+                return [TablePost(error_text(exc, lang), private=True, error=True, kind="error")]
             return [TablePost(text, private=True, kind="hand")]
         elif verb == "help":
             return [TablePost(thread_help(table), kind="help")]

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from games.tables import lobby
 from games.tables.access import setup_text
@@ -27,7 +27,7 @@ from games.tables.actions import (
 )
 from games.tables.engine import GameRuleError, MoveForm, NotASeatError
 from games.tables.events import TableEvent
-from games.tables.i18n import tr
+from games.tables.i18n import DEFAULT, LANGUAGES, tr
 from games.tables.model import Table, TableError, TableOptions, TableStatus
 from games.tables.posts import TablePost, opened_post, route
 from games.tables.registry import get_game
@@ -114,12 +114,30 @@ class TableOutcome:
         return self.error is None and not self.duplicate
 
 
-def error_text(error: GameRuleError) -> str:
-    return f"Can't do that: {str(error).rstrip('.')}."
+SENTENCE_ENDS = (".", "!", "?", "…", "。", "！", "？")
+"""A sentence ending in one of these has its stop already: a refusal adds none."""
+E = TypeVar("E", bound=GameRuleError)
 
 
-def _error(error: GameRuleError) -> TableOutcome:
-    return TableOutcome(error=error, posts=(TablePost(error_text(error), error=True, kind="error"),))
+def error_text(error: GameRuleError, lang: str = DEFAULT) -> str:
+    """A refusal in ``lang`` (the table's, or the game's default before the table exists): the
+    framework's words around the error's sentence, in ``lang`` when the error carries it there."""
+    said = str(error.in_language(lang)).strip()
+    words = lang if lang in LANGUAGES else DEFAULT
+    if not said.endswith(SENTENCE_ENDS):
+        said += tr(words, "refusal.stop")
+    return tr(words, "refusal.text", why=said)
+
+
+def framework_error(kind: type[E], key: str, **fields: object) -> E:
+    """A rule error of the framework's own, with its sentence in each of the framework's languages
+    (raised where the table's language is not at hand; the refusal picks the table's)."""
+    texts = {lang: tr(lang, key, **fields) for lang in LANGUAGES}
+    return kind(texts[DEFAULT], texts=texts)
+
+
+def _error(error: GameRuleError, lang: str = DEFAULT) -> TableOutcome:
+    return TableOutcome(error=error, posts=(TablePost(error_text(error, lang), error=True, kind="error"),))
 
 
 def _with_earlier(outcome: TableOutcome, earlier: Sequence[TablePost]) -> TableOutcome:
@@ -127,6 +145,21 @@ def _with_earlier(outcome: TableOutcome, earlier: Sequence[TablePost]) -> TableO
     if not earlier:
         return outcome
     return TableOutcome(outcome.table, (*earlier, *outcome.posts), outcome.error, outcome.duplicate, outcome.events)
+
+
+def _language(table: Table | None, action: TableAction) -> str:
+    """The language a refusal of ``action`` speaks: the table's, or, opening one, the language asked
+    for or else the game's own default."""
+    if table is not None:
+        return table.lang
+    if isinstance(action, OpenTable):
+        if action.lang is not None:
+            return action.lang
+        try:
+            return get_game(action.game).languages[0]
+        except GameRuleError:
+            return DEFAULT
+    return DEFAULT
 
 
 # --- the service ------------------------------------------------------------------------------
@@ -215,7 +248,7 @@ class TableCore:
         found = await self._require(guild, table)
         seat = found.seat_of(actor.id)
         if seat is None:
-            raise NotASeatError("you do not play at this table")
+            raise NotASeatError(tr(found.lang, "error.not_playing"))
         brought = setup_text(found, seat).private if found.board is None else None
         if brought:
             head = tr(found.lang, "hand.head", table=found.name, seat=seat.name)
@@ -281,7 +314,7 @@ class TableCore:
             try:
                 action = build(found)
             except GameRuleError as exc:
-                failed = _error(exc)
+                failed = _error(exc, found.lang)
                 return _with_earlier(TableOutcome(table=found, posts=failed.posts, error=exc), earlier)
             outcome = await self._commit(
                 guild, found, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
@@ -307,7 +340,7 @@ class TableCore:
         try:
             step = lobby.apply(table, action, at, lobby.action_rng(seed, seq))
         except GameRuleError as exc:
-            failed = _error(exc)
+            failed = _error(exc, _language(table, action))
             return TableOutcome(table=table, posts=failed.posts, error=exc)
         new = step.table
         stored = await self._store.commit(

@@ -57,7 +57,7 @@ def _value(model: type[BaseModel], key: str, value: str) -> Any:
     return value
 
 
-def _model_json(model: type[BaseModel], given: dict[str, str]) -> str:
+def _model_json(model: type[BaseModel], given: dict[str, str], lang: str = "en") -> str:
     data = {key: _value(model, key, value) for key, value in given.items()}
     try:
         return model.model_validate(data).model_dump_json()
@@ -65,7 +65,8 @@ def _model_json(model: type[BaseModel], given: dict[str, str]) -> str:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         typed = given.get(where, "")
-        raise BadCommandError(f"`{_shown(where)}:{_shown(typed)}` is not valid: {first.get('msg')}") from exc
+        word = f"{_shown(where)}:{_shown(typed)}"
+        raise BadCommandError(tr(lang, "error.not_valid", word=word, why=first.get("msg"))) from exc
 
 
 def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
@@ -110,23 +111,22 @@ def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
     return PlayRequest(engine.name, ai, turn, lang, lobby_hours, options, setup_json)
 
 
-def parse_setup(engine: AnyEngine, args: list[str]) -> str | None:
-    """``!join key:value ...``: what a seat brings (the game's ``setup_model``), or None for nothing."""
+def parse_setup(engine: AnyEngine, args: list[str], lang: str = "en") -> str | None:
+    """``!join key:value ...``: what a seat brings (the game's ``setup_model``), or None for nothing;
+    ``BadCommandError`` in ``lang``, the table's language."""
     if not args:
         return None
     model = engine.setup_model
     if model is None:
-        raise BadCommandError(f"{engine.title} takes nothing when you join: write `!join` alone")
+        raise BadCommandError(tr(lang, "error.join_alone", title=engine.title))
     given: dict[str, str] = {}
     for word in args:
         key, value, sep = _split(word)
         if not sep or key not in model.model_fields:
-            known = ", ".join(f"`{k}:…`" for k in model.model_fields)
-            raise BadCommandError(
-                f"`{_shown(word)}` is not something to bring to {engine.title}; you may bring {known}"
-            )
+            known = tr(lang, "list.separator").join(f"`{k}:…`" for k in model.model_fields)
+            raise BadCommandError(tr(lang, "error.not_brought", word=_shown(word), title=engine.title, known=known))
         given[key] = value
-    return _model_json(model, given)
+    return _model_json(model, given, lang)
 
 
 class OptionEntry(NamedTuple):

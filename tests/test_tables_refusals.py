@@ -1,0 +1,141 @@
+"""A table's refusals read in the table's language: the framework's words, the error's sentence, one full stop."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from data.table_store import TableStore
+from games.tables.engine import BadCommandError, IllegalActionError
+from games.tables.i18n import LANGUAGES
+from games.tables.service import Actor, TablePost, TableService, error_text
+
+GUILD = "g1"
+T0 = datetime(2026, 12, 7, 9, tzinfo=UTC)
+ALICE, BOB, CAROL = Actor("alice", "alice"), Actor("bob", "bob"), Actor("carol", "carol")
+ENDS = (".", "!", "?", "。", "！", "？")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    store = await TableStore.open(tmp_path / "tables.db", synchronous="NORMAL")
+    yield TableService(store, seed="x")
+    await store.close()
+
+
+class Typist:
+    """Types commands as members, each a second after the last, with a fresh event id."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.now = T0
+        self.n = 0
+
+    async def say(self, actor: Actor, text: str, thread: str | None = None, *, dm: bool = False) -> list[TablePost]:
+        self.n += 1
+        self.now += timedelta(seconds=1)
+        posts = await self.service.command(GUILD, actor, text, at=self.now, event_id=f"e{self.n}", thread=thread, dm=dm)
+        assert posts is not None, text
+        return posts
+
+    async def refusal(self, actor: Actor, text: str, thread: str | None = None, *, dm: bool = False) -> str:
+        posts = await self.say(actor, text, thread, dm=dm)
+        assert len(posts) == 1, (text, [p.text for p in posts])
+        assert posts[0].error, (text, posts[0].text)
+        return posts[0].text
+
+
+async def test_a_table_in_traditional_chinese_refuses_in_traditional_chinese(service: TableService) -> None:
+    t = Typist(service)
+    await t.say(ALICE, "!play nuclear")  # the game's own default language
+    table = "nuclear-1"
+    assert await t.refusal(ALICE, "!join", table) == "無法這樣做：你已經在這桌了。"
+    refusals = [
+        await t.refusal(CAROL, "!start", table),  # a rule of the framework, in its catalogue
+        await t.refusal(ALICE, "!ai 99", table),  # words of the thread's command path
+        await t.refusal(ALICE, "!leave now", table),
+        await t.refusal(ALICE, "!play nuclear", table),
+        await t.refusal(ALICE, "!" + "x" * 3000, table),
+        await t.refusal(CAROL, "!hand", table),
+        await t.refusal(ALICE, "!", table),
+        await t.refusal(ALICE, "!join weight:2", table),
+    ]
+    for text in refusals:
+        assert text.startswith("無法這樣做："), text
+        assert "Can't" not in text, text
+        assert text.endswith("。"), text
+        assert not text.endswith(("。.", "。。")), text
+    assert refusals[0] == "無法這樣做：只有這桌的玩家能開始遊戲；請先 `!join`。"
+    await t.say(ALICE, "!ai 3", table)
+    await t.say(ALICE, "!start", table)
+    dance = await t.refusal(ALICE, "!dance", table)  # the game's own sentence, in the table's language
+    assert dance.startswith("無法這樣做：`dance` 不是關你核四的指令"), dance
+    assert dance.endswith("。"), dance
+    assert not dance.endswith("。."), dance
+    by_dm = await t.refusal(ALICE, "!nuclear-1 dance", dm=True)
+    assert by_dm == dance, "a DM to the table is refused in the table's language too"
+
+
+async def test_a_table_asked_for_in_english_refuses_in_english(service: TableService) -> None:
+    t = Typist(service)
+    await t.say(ALICE, "!play nuclear lang:en")
+    table = "nuclear-1"
+    assert await t.refusal(ALICE, "!join", table) == "Can't do that: you already sit at this table."
+    assert await t.refusal(ALICE, "!ai 99", table) == (
+        "Can't do that: write `!ai N` with N from 0 to the seats the game has left."
+    )
+    await t.say(ALICE, "!play wikipedia")
+    assert await t.refusal(BOB, "!start", "wikipedia-1") == (
+        "Can't do that: only players at this table can start it; `!join` first."
+    )
+
+
+async def test_opening_a_table_is_refused_in_the_games_language_before_the_table_exists(
+    service: TableService,
+) -> None:
+    t = Typist(service)
+    said = await t.refusal(ALICE, "!play nuclear ai:9")
+    assert said.startswith("無法這樣做：關你核四最多 8 位玩家"), said
+    said = await t.refusal(ALICE, "!play nuclear ai:9 lang:en")
+    assert said.startswith("Can't do that: 關你核四 seats at most 8 players"), said
+    assert await service.open_tables(GUILD) == []
+
+
+async def test_with_no_table_known_a_refusal_is_in_english(service: TableService) -> None:
+    t = Typist(service)
+    said = await t.refusal(ALICE, "!play chess")
+    assert said.startswith("Can't do that: there is no game called `chess`"), said
+    assert said.endswith(".")
+    assert not said.endswith(".."), said
+    outcome = await service.start(GUILD, "nuclear-9", ALICE, at=T0, event_id="x")
+    assert [p.text for p in outcome.posts] == ["Can't do that: there is no table `nuclear-9`."]
+
+
+@given(
+    sentence=st.text(min_size=1, max_size=40).filter(lambda s: s.strip() != ""),
+    end=st.sampled_from(ENDS),
+    lang=st.sampled_from(LANGUAGES),
+)
+def test_a_sentence_that_ends_already_gets_no_second_stop(sentence: str, end: str, lang: str) -> None:
+    said = error_text(IllegalActionError(sentence.strip() + end), lang)
+    assert said.endswith(sentence.strip() + end)
+    assert said.startswith("Can't do that: " if lang == "en" else "無法這樣做：")
+
+
+@given(sentence=st.text(alphabet="abcxyz `_的牌", min_size=1, max_size=30).filter(lambda s: s.strip() != ""))
+def test_a_sentence_without_an_end_gets_the_full_stop_of_the_tables_language(sentence: str) -> None:
+    words = sentence.strip()
+    assert error_text(BadCommandError(words), "en") == f"Can't do that: {words}."
+    assert error_text(BadCommandError(words), "zh-TW") == f"無法這樣做：{words}。"
+
+
+def test_an_error_that_carries_a_sentence_per_language_shows_the_tables() -> None:
+    error = IllegalActionError("you have no such card", texts={"zh-TW": "你沒有這張牌"})
+    assert error_text(error, "zh-TW") == "無法這樣做：你沒有這張牌。"
+    assert error_text(error, "en") == "Can't do that: you have no such card."
+    assert error_text(error) == "Can't do that: you have no such card."
