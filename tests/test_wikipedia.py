@@ -294,7 +294,7 @@ def test_sections_that_break_the_rules_are_refused(fact: int, support: int, erro
         (Protection.NONE, ARTIST, 1, 1),  # the art expert
         (Protection.NONE, HISTORIAN, 2, 2),  # anyone else
         (Protection.SEMI, ADMIN, 0, 0),
-        (Protection.SEMI, ARTIST, 1, 0),
+        (Protection.SEMI, ARTIST, 1, 1),  # by default only the administrator is instant there
         (Protection.SEMI, HISTORIAN, 2, 1),
         (Protection.FULL, ADMIN, 0, 0),
         (Protection.FULL, ARTIST, 1, 0),
@@ -313,18 +313,36 @@ def test_fixing_costs_by_role_and_protection(protection: Protection, seat: str, 
     assert after.hours == 4 - cost
 
 
-def test_semi_protection_expert_option() -> None:
-    options = WikipediaOptions(expert_instant_on_semi=False)
-    art = [Section(fact=f, support=s) for f, s in ((1, 8), (2, 9), (3, 10), (4, 24))]
-    state = table(
-        sections={Article.ART: art},
-        problems={Article.ART: [6]},
-        protection={Article.ART: Protection.SEMI},
-        current=1,
-        options=options,
-    )
-    assert fix_cost(state, 1, Article.ART.position) == 1
-    assert fix_cost(state, 0, Article.ART.position) == 0
+@pytest.mark.parametrize(
+    ("instant", "seat", "index", "cost"),
+    [
+        (False, ADMIN, 0, 0),
+        (False, ARTIST, 1, 1),  # the literal text: instant for the administrator, one hour for others
+        (False, HISTORIAN, 2, 1),
+        (True, ADMIN, 0, 0),
+        (True, ARTIST, 1, 0),  # the option: one hour less than one hour for the article's expert too
+        (True, HISTORIAN, 2, 1),
+    ],
+)
+def test_fixing_a_semi_protected_ga_by_role_and_option(instant: bool, seat: str, index: int, cost: int) -> None:
+    options = WikipediaOptions(expert_instant_on_semi=instant)
+    state = _ga_art(problems={Article.ART: [6]}, protection={Article.ART: Protection.SEMI}, options=options)
+    state = state.model_copy(update={"current": index})
+    assert fix_cost(state, index, Article.ART.position) == cost
+    after = act(state, seat, FixProblem(card=6))
+    assert after.hours == 4 - cost
+    assert after.hands[index] == (6,)
+    assert ENGINE.private_view(state, seat).count(f"art {cost} hour") == 1
+
+
+def test_by_default_only_the_administrator_fixes_a_semi_protected_ga_instantly() -> None:
+    assert WikipediaOptions().expert_instant_on_semi is False
+    state = _ga_art(problems={Article.ART: [6]}, protection={Article.ART: Protection.SEMI}, current=1, hours=1)
+    after = act(state, ARTIST, FixProblem(card=6))
+    assert after.current == 2  # the art expert's last hour went on the fix
+    rules = ENGINE.rules_text()
+    assert "expert_instant_on_semi" in rules
+    assert "one hour for everyone else" in rules
 
 
 def test_fixing_needs_enough_hours_and_a_real_problem() -> None:

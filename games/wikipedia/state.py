@@ -54,9 +54,9 @@ class WikipediaOptions(_Value):
         default=True, description="the administrator, being nobody's expert, pays a card for every section"
     )
     expert_instant_on_semi: bool = Field(
-        default=True,
-        description="on a semi-protected article its expert fixes instantly (one hour less than one hour);"
-        " off: only the administrator is instant there and everyone else takes an hour",
+        default=False,
+        description="off (the text as written): on a semi-protected GA only the administrator fixes instantly"
+        " and everyone else, its expert included, takes one hour; on: its expert is instant there too",
     )
 
 
