@@ -427,6 +427,35 @@ def test_give_moves_a_card_for_an_hour() -> None:
     rejects(state, ADMIN, GiveCard(card=40, to="mallory"), IllegalActionError)
 
 
+def test_the_table_keeps_track_of_which_cards_in_hand_nobody_else_has_seen() -> None:
+    """Dealt cards are secret until played or given; a fixed problem or a gift is held in the open."""
+    state = ENGINE.new_game(["a", "b"], None, random.Random(7))
+    assert state.concealed == state.hands
+    seat = state.current
+    first, second = state.hands[seat]
+    problem = next(c for p in state.pages for c in p.problems)
+    state, _ = ENGINE.apply(state, state.seats[seat], FixProblem(card=problem), RNG)
+    assert problem in state.hands[seat]
+    assert state.unseen_in_hand(seat) == (first, second)
+    other = state.seats[1 - seat]
+    state, _ = ENGINE.apply(state, state.seats[seat], GiveCard(card=first, to=other), RNG)
+    assert state.unseen_in_hand(seat) == (second,)
+    assert first in state.hands[1 - seat]
+    assert first not in state.unseen_in_hand(1 - seat)
+    assert ENGINE.load_state(ENGINE.dump_state(state)) == state
+    assert ENGINE.invariants(state) == []
+    claims = tuple((first,) if j == seat else () for j in range(2))  # it left that hand
+    broken = state.model_copy(update={"concealed": claims})
+    assert any("unseen" in line for line in ENGINE.invariants(broken))
+
+
+def test_a_section_shows_its_cards_and_the_payment() -> None:
+    state = table(hands=((), (), (1, 8, 40, 41)), current=2)
+    state = state.model_copy(update={"concealed": ((), (), (1, 8, 40, 41))})
+    after = act(state, HISTORIAN, AddSection(fact=1, support=8, payment=40))
+    assert after.concealed == ((), (), (41,))
+
+
 def test_hand_limit_option_limits_fixes_and_gifts() -> None:
     options = WikipediaOptions(hand_limit=2)
     state = table(hands=((40, 41), (42, 43), ()), problems={Article.ART: [6]}, options=options)

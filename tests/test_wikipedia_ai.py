@@ -15,7 +15,7 @@ import pytest
 
 from bot.selfplay import run_selfplay
 from games.wikipedia.actions import AddSection, EndTurn, FixProblem, Protect, WikipediaAction
-from games.wikipedia.ai import TACTICS, GreedyEditor, Tactics, _action, _Light, plan_turn
+from games.wikipedia.ai import TACTICS, GreedyEditor, Tactics, _action, _Light, plan_turn, seen_hands
 from games.wikipedia.cards import ALL_CARDS, ARTICLES, Article
 from games.wikipedia.engine import ENGINE
 from games.wikipedia.rules import fix_cost, needs_payment, protection_for
@@ -151,7 +151,7 @@ def test_a_planned_turn_is_what_the_engine_then_shows() -> None:
             assert won is (state.outcome is Outcome.WON)
             if state.turn != before or won:
                 break
-            assert [list(h) for h in state.hands] == light.hands
+            assert [list(h) for h in seen_hands(state, state.current)] == light.hands
             assert [list(p.problems) for p in state.pages] == light.probs
             assert [len(p.sections) for p in state.pages] == light.secs
             assert state.hours == light.hours
@@ -184,6 +184,37 @@ def test_the_order_of_the_deck_makes_no_difference() -> None:
         shuffler.shuffle(deck)
         other = state.model_copy(update={"deck": tuple(deck)})
         assert GreedyEditor().choose(other, other.seats[other.current], RNG) == action
+
+
+def _swap_hidden_cards(state: WikipediaState, rng: random.Random) -> WikipediaState:
+    """The same table as the player to move sees it, with the others' unseen cards dealt anew from the unseen."""
+    me = state.current
+    concealed = state.concealed
+    assert concealed is not None
+    unseen = [*state.deck, *(c for j, cards in enumerate(concealed) if j != me for c in cards)]
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    hidden = list(concealed)
+    for j, cards in enumerate(concealed):
+        if j != me and cards:
+            fresh = tuple(unseen.pop() for _ in cards)
+            hands[j] = (*(c for c in hands[j] if c not in cards), *fresh)
+            hidden[j] = fresh
+    other = state.model_copy(update={"hands": tuple(hands), "concealed": tuple(hidden), "deck": tuple(unseen)})
+    assert ENGINE.invariants(other) == []
+    return other
+
+
+def test_the_cards_others_hold_unseen_make_no_difference() -> None:
+    """Hands are dealt face down: the editor knows only the cards that reached the others in the open."""
+    shuffler = random.Random(4)
+    changed = 0
+    for players in (2, 3, 5):
+        for state, action in play(30 + players, players)[:-1]:
+            other = _swap_hidden_cards(state, shuffler)
+            changed += other.hands != state.hands
+            assert GreedyEditor().choose(other, other.seats[other.current], RNG) == action
+    assert changed > 50
 
 
 def test_one_editor_can_serve_several_tables_at_once() -> None:

@@ -1,8 +1,9 @@
 """A cooperative computer editor: it plans each whole turn on a light copy of the table.
 
-It knows what a table of cooperating players would tell each other (everyone's hand) and what
-anyone can work out (the articles, the discard pile, and so which cards are still unseen) but
-never the order of the deck.
+It sees what a player at the table sees: its own hand, the articles, and the cards that reached
+the other hands in the open (fixed problems and gifts are announced in the thread). The cards the
+others were dealt face down and still hold count with the deck as unseen; it never reads them, nor
+the order of the deck.
 
 At the first call of a turn the editor copies the table into ``_Light`` (plain lists of card
 numbers that mirror the rules) and plays the whole turn out there, one greedy choice after
@@ -108,6 +109,7 @@ class _Light:
         "experts",
         "free",
         "hands",
+        "hidden",
         "hours",
         "k",
         "left",
@@ -130,12 +132,15 @@ class _Light:
         self.role: tuple[int, ...] = ()
         """Article index each seat is expert on, -1 for the administrator."""
         self.hands: list[list[int]] = []
+        """The cards of each hand the planning seat knows of: all of its own, the others' shown ones."""
+        self.hidden: tuple[int, ...] = ()
+        """How many cards each hand holds that the planning seat has not seen."""
         self.secs: list[int] = []
         self.probs: list[list[int]] = []
         self.prot: list[int] = []
         """0 none, 1 semi, 2 full."""
         self.unseen: list[int] = []
-        """Unseen cards (the deck, as a set) counted by slot."""
+        """Cards the planning seat has not seen (the deck and the others' hidden cards) counted by slot."""
         self.cur = 0
         self.hours = 0
         self.left = 0
@@ -197,17 +202,24 @@ class _Light:
         self.cheapest = [min(_COST[prot[a]][r[a]] for r in self.ranks) for a in range(_N)]
 
     @classmethod
-    def of(cls, state: WikipediaState) -> _Light:
+    def of(cls, state: WikipediaState, seat: int | None = None) -> _Light:
+        """What seat ``seat`` (by default the one to play) sees of ``state``: its hand, never the others'."""
         light = cls()
+        viewer = state.current if seat is None else seat
         light.k = len(state.seats)
         light.admin = state.admin
         light.role = tuple(-1 if j == state.admin else _ART[r] for j, r in enumerate(state.roles))
-        light.hands = [list(h) for h in state.hands]
+        light.hands = [list(h) for h in seen_hands(state, viewer)]
+        light.hidden = tuple(len(h) - len(s) for h, s in zip(state.hands, light.hands, strict=True))
         light.secs = [len(p.sections) for p in state.pages]
         light.probs = [list(p.problems) for p in state.pages]
         light.prot = [_PROTECTION_CODE[p.protection] for p in state.pages]
-        light.unseen = _count(state.deck)
-        light.cur = state.current
+        unseen = _count(state.deck)
+        for j in range(light.k):
+            if j != viewer:
+                _count(state.unseen_in_hand(j), unseen)
+        light.unseen = unseen
+        light.cur = viewer
         light.hours = state.hours
         options = state.options
         light.left = len(state.deck) // options.problems_per_turn
@@ -223,6 +235,7 @@ class _Light:
         light.admin = self.admin
         light.role = self.role
         light.hands = [h[:] for h in self.hands]
+        light.hidden = self.hidden
         light.secs = self.secs[:]
         light.probs = [p[:] for p in self.probs]
         light.prot = self.prot[:]
@@ -262,7 +275,7 @@ class _Light:
         return self.role[j] != a
 
     def room(self, j: int) -> bool:
-        return self.limit is None or len(self.hands[j]) < self.limit
+        return self.limit is None or len(self.hands[j]) + self.hidden[j] < self.limit
 
     def protectable(self, a: int) -> bool:
         """Whether the administrator could protect ``a`` now (``rules.protection_for``)."""
@@ -603,10 +616,10 @@ class GreedyEditor:
         if state.outcome is not Outcome.PLAYING:
             return EndTurn()
         planned = self._planned.pop((state.seats, state.turn, state.actions), None)
-        if planned is not None and planned[0] is state.options and planned[1] == _table_of(state):
+        me = state.seats.index(seat)
+        if planned is not None and planned[0] is state.options and planned[1] == _table_of(state, me):
             return planned[2]
-        light = _Light.of(state)
-        light.cur = state.seats.index(seat)
+        light = _Light.of(state, me)
         tactics = self.tactics or TACTICS.get(light.k) or Tactics()
         acts = plan_turn(light.copy(), tactics)
         if len(self._planned) > 256:
@@ -632,13 +645,23 @@ class GreedyEditor:
             self._planned[state.seats, state.turn, actions] = (state.options, table, _action(state, acts[n]))
 
 
-def _table_of(state: WikipediaState) -> tuple[object, ...]:
+def seen_hands(state: WikipediaState, seat: int) -> tuple[tuple[int, ...], ...]:
+    """Every hand as ``seat`` knows it: its own whole, of the others the cards that reached them in the open."""
+    if state.concealed is None:
+        return tuple(h if j == seat else () for j, h in enumerate(state.hands))
+    return tuple(
+        h if j == seat or not hidden else tuple(c for c in h if c not in hidden)
+        for j, (h, hidden) in enumerate(zip(state.hands, state.concealed, strict=True))
+    )
+
+
+def _table_of(state: WikipediaState, seat: int) -> tuple[object, ...]:
     """What of ``state`` a planned move relies on (compared with what ``_remember`` expected)."""
     return (
         state.roles,
         len(state.deck),
         state.hours,
-        state.hands,
+        seen_hands(state, seat),
         tuple(p.problems for p in state.pages),
         tuple((len(p.sections), _PROTECTION_CODE[p.protection]) for p in state.pages),
     )

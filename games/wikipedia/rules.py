@@ -83,6 +83,7 @@ def new_game(seats: Sequence[str], options: WikipediaOptions | None, rng: random
         roles=roles,
         admin=admin,
         hands=hands,
+        concealed=hands,
         deck=tuple(deck[dealt:]),
         pages=blank_pages(),
         current=admin,
@@ -324,6 +325,7 @@ def apply(
         new_page = page.model_copy(update={"sections": (*page.sections, section)})
         update["pages"] = _replace_page(state.pages, touched, new_page)
         update["hands"] = _replace(state.hands, i, _without(state.hands[i], *gone))
+        _shown(state, update, i, gone)
         if action.payment is not None:
             update["discard"] = (*state.discard, action.payment)
         events.append(
@@ -348,6 +350,7 @@ def apply(
         to = state.seats.index(action.to)
         hands = _replace(state.hands, i, _without(state.hands[i], action.card))
         update["hands"] = _replace(hands, to, (*hands[to], action.card))
+        _shown(state, update, i, (action.card,))
         events.append(CardGiven(name, action.to, action.card, hours))
     else:
         events.append(HoursPassed(name, cost, hours))
@@ -364,6 +367,13 @@ def apply(
         new, started = begin_turn(new, (i + 1) % len(state.seats), state.turn + 1)
         events.extend(started)
     return new, tuple(events)
+
+
+def _shown(state: WikipediaState, update: dict[str, object], seat: int, cards: tuple[int, ...]) -> None:
+    """Cards that left ``seat``'s hand face up are no longer a secret of that hand."""
+    concealed = state.concealed
+    if concealed is not None and any(c in concealed[seat] for c in cards):
+        update["concealed"] = _replace(concealed, seat, _without(concealed[seat], *cards))
 
 
 # --- listing ----------------------------------------------------------------------------------
@@ -472,6 +482,11 @@ def invariants(state: WikipediaState) -> list[str]:
         out.append("the game is won but not every article is a GA or FA")
     elif state.outcome is Outcome.LOST and len(state.deck) >= state.options.problems_per_turn:
         out.append(f"the game is lost with {len(state.deck)} cards still in the deck")
+    concealed = state.concealed
+    if concealed is not None and (
+        len(concealed) != k or any(not set(c) <= set(h) for c, h in zip(concealed, state.hands, strict=True))
+    ):
+        out.append("a card counted as unseen in a hand is not in that hand")
     limit = state.options.hand_limit
     if limit is not None and any(len(h) > limit for h in state.hands):
         out.append(f"a hand holds more than {limit} cards")

@@ -116,6 +116,12 @@ class WikipediaState(_Value):
     """Actions applied so far."""
     drawn: tuple[int, ...] = ()
     """The problems turned up at the start of the current turn."""
+    concealed: tuple[tuple[int, ...], ...] | None = None
+    """Per seat, the cards of its hand nobody else has seen: dealt face down and not yet played or given.
+
+    Every other card in a hand got there in the open (a fixed problem, a gift), so the whole table
+    knows who holds it. None in a game stored before this was kept: then every card counts as unseen.
+    """
 
     def page(self, article: Article | int) -> Page:
         return self.pages[article if isinstance(article, int) else article.position]
@@ -125,6 +131,10 @@ class WikipediaState(_Value):
             return self.seats.index(seat)
         except ValueError:
             return None
+
+    def unseen_in_hand(self, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand only its owner knows."""
+        return self.hands[seat] if self.concealed is None else self.concealed[seat]
 
     def expertise(self, seat: int) -> int | None:
         """The article index ``seat`` is expert on, or None for the administrator."""
