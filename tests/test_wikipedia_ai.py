@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -169,21 +170,33 @@ def test_every_move_is_legal_whatever_the_options(options: WikipediaOptions, pla
     assert moves[-1][0].outcome is not Outcome.PLAYING
 
 
+def _turn_starts(moves: list[tuple[WikipediaState, WikipediaAction]]) -> list[tuple[WikipediaState, WikipediaAction]]:
+    """The first move of every turn."""
+    return [
+        (state, action) for n, (state, action) in enumerate(moves[:-1]) if n == 0 or moves[n - 1][0].turn != state.turn
+    ]
+
+
 def test_a_planned_move_is_the_move_a_fresh_editor_would_choose() -> None:
+    """A restarted editor goes on as the one that planned: at every move without look-ahead, at turn starts with it."""
     for players in (2, 5):
-        for state, action in play(11, players)[:-1]:
+        greedy = replace(TACTICS[players], search_samples=0)
+        for state, action in play(11, players, editor=GreedyEditor(greedy))[:-1]:
             seat = state.seats[state.current]
-            assert GreedyEditor().choose(state, seat, RNG) == action
+            assert GreedyEditor(greedy).choose(state, seat, RNG) == action
+        for state, action in _turn_starts(play(11, players)):
+            assert GreedyEditor().choose(state, state.seats[state.current], RNG) == action
 
 
 def test_the_order_of_the_deck_makes_no_difference() -> None:
     """The editor may count the unseen cards but must not peek at their order."""
     shuffler = random.Random(3)
-    for state, action in play(21, 4)[:-1:3]:
+    for state, _ in play(21, 4)[:-1:2]:
         deck = list(state.deck)
         shuffler.shuffle(deck)
         other = state.model_copy(update={"deck": tuple(deck)})
-        assert GreedyEditor().choose(other, other.seats[other.current], RNG) == action
+        seat = state.seats[state.current]
+        assert GreedyEditor().choose(other, seat, RNG) == GreedyEditor().choose(state, seat, RNG)
 
 
 def _swap_hidden_cards(state: WikipediaState, rng: random.Random) -> WikipediaState:
@@ -210,10 +223,11 @@ def test_the_cards_others_hold_unseen_make_no_difference() -> None:
     shuffler = random.Random(4)
     changed = 0
     for players in (2, 3, 5):
-        for state, action in play(30 + players, players)[:-1]:
+        for state, _ in play(30 + players, players)[:-1]:
             other = _swap_hidden_cards(state, shuffler)
             changed += other.hands != state.hands
-            assert GreedyEditor().choose(other, other.seats[other.current], RNG) == action
+            seat = state.seats[state.current]
+            assert GreedyEditor().choose(other, seat, RNG) == GreedyEditor().choose(state, seat, RNG)
     assert changed > 50
 
 

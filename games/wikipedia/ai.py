@@ -111,17 +111,20 @@ class _Light:
         "hands",
         "hidden",
         "hours",
+        "hpt",
         "k",
         "left",
         "limit",
         "live",
-        "plans",
+        "pool",
+        "ppt",
         "probs",
         "prot",
         "ranks",
         "receive",
         "role",
         "secs",
+        "seed",
         "semi_expert",
         "unseen",
     )
@@ -140,6 +143,13 @@ class _Light:
         self.prot: list[int] = []
         """0 none, 1 semi, 2 full."""
         self.unseen: list[int] = []
+        self.pool: tuple[int, ...] = ()
+        """The unseen cards themselves, in order of number."""
+        self.hpt = 4
+        self.ppt = 2
+        """Hours a turn and problems a turn."""
+        self.seed = 0
+        """Where this seat's samples of the unseen cards start (from public facts only)."""
         """Cards the planning seat has not seen (the deck and the others' hidden cards) counted by slot."""
         self.cur = 0
         self.hours = 0
@@ -162,8 +172,6 @@ class _Light:
         """``cost(j, a)`` for every seat and article."""
         self.cheapest: list[int] = []
         """The least any seat pays to fix a problem of each article."""
-        self.plans: dict[tuple[int, ...], list[list[tuple[int, int, float]]]] = {}
-        """``_Table.plans`` by the sections each article lacks (shared by copies)."""
         self.receive: dict[tuple[int, ...], float] = {}
         """``_Table.receive_gain`` by seat, slot, size of its hand and sections lacking (one turn; shared)."""
 
@@ -214,16 +222,20 @@ class _Light:
         light.secs = [len(p.sections) for p in state.pages]
         light.probs = [list(p.problems) for p in state.pages]
         light.prot = [_PROTECTION_CODE[p.protection] for p in state.pages]
-        unseen = _count(state.deck)
+        pool = list(state.deck)
         for j in range(light.k):
             if j != viewer:
-                _count(state.unseen_in_hand(j), unseen)
-        light.unseen = unseen
+                pool.extend(state.unseen_in_hand(j))
+        light.pool = tuple(sorted(pool))
+        light.unseen = _count(pool)
+        light.seed = state.turn * 1000 + state.actions
         light.cur = viewer
         light.hours = state.hours
         options = state.options
         light.left = len(state.deck) // options.problems_per_turn
         light.limit = options.hand_limit
+        light.hpt = options.hours_per_turn
+        light.ppt = options.problems_per_turn
         light.admin_pays = options.administrator_pays
         light.semi_expert = options.expert_instant_on_semi
         light.setup()
@@ -240,6 +252,10 @@ class _Light:
         light.probs = [p[:] for p in self.probs]
         light.prot = self.prot[:]
         light.unseen = self.unseen
+        light.pool = self.pool
+        light.hpt = self.hpt
+        light.ppt = self.ppt
+        light.seed = self.seed
         light.cur = self.cur
         light.hours = self.hours
         light.left = self.left
@@ -253,7 +269,6 @@ class _Light:
         light.counts = [c[:] for c in self.counts]
         light.costs = self.costs
         light.cheapest = self.cheapest
-        light.plans = self.plans
         light.receive = self.receive
         return light
 
@@ -372,6 +387,20 @@ class Tactics:
     """Weight of how scarce a card's kind is when choosing what to pay with."""
     pack_hours: int = 2
     """With at most this many hours left, take a two-hour fix rather than strand the last hour."""
+    feature_turns: int = 99
+    """A fifth section (an FA the administrator can then fully protect) while at least this many turns remain."""
+    feature_pay: float = 0.5
+    """Most a payment for a fifth section may cost the table."""
+    clean_protect: bool = False
+    """The administrator fixes the problems of a GA or FA first when it can then protect it this turn."""
+    search_turns: int = 5
+    """While at most this many turns can start after this one, each turn's first move is chosen by look-ahead."""
+    search_samples: int = 2
+    """Samples of the unseen cards the look-ahead plays the rest of the game out on (0: no look-ahead)."""
+    search_gifts: int = 4
+    """How many gifts, the most useful first, the look-ahead tries as a first move."""
+    search_reach: int = 0
+    """Sections missing beyond one a turn still to come (this one included) past which the look-ahead gives up."""
 
 
 TACTICS: dict[int, Tactics] = {
@@ -402,6 +431,13 @@ TACTICS: dict[int, Tactics] = {
 """What self-play found best for each number of players (cards are scarcer, hours less so, with fewer)."""
 
 
+_CACHE = 4096
+_LATE: dict[tuple[object, ...], tuple[list[int], tuple[int, ...]]] = {}
+"""``_Table.cheapest`` and ``_Table.writers`` late in a game, by seats, seat to play, turns left and protection."""
+_PLANS: dict[tuple[object, ...], list[list[tuple[int, int, float]]]] = {}
+"""``_Table.plans`` by seats, the worth of a paid section and the sections each article lacks."""
+
+
 class _Table:
     """What one choice needs, computed once per call."""
 
@@ -424,13 +460,23 @@ class _Table:
             self.cheapest = light.cheapest
             self.writers = light.experts
         else:
-            active = [j for j in range(k) if (j - i) % k <= self.turns_left]
-            self.cheapest = [min(self.costs[j][a] for j in active) for a in range(_N)]
-            self.writers = tuple(sum(1 for j in active if light.free[j][a] and j != light.admin) for a in range(_N))
+            key = (light.ranks, light.free, light.admin, i, self.turns_left, *light.prot)
+            late = _LATE.get(key)
+            if late is None:
+                if len(_LATE) > _CACHE:
+                    _LATE.clear()
+                active = [j for j in range(k) if (j - i) % k <= self.turns_left]
+                cheapest = [min(self.costs[j][a] for j in active) for a in range(_N)]
+                writers = tuple(sum(1 for j in active if light.free[j][a] and j != light.admin) for a in range(_N))
+                late = _LATE[key] = (cheapest, writers)
+            self.cheapest, self.writers = late
         """The least any seat still to play pays to fix each article; experts still to play on each."""
-        plans = light.plans.get(tuple(self.need))
+        key = (light.free, tactics.paid_weight, *self.need)
+        plans = _PLANS.get(key)
         if plans is None:
-            plans = light.plans[tuple(self.need)] = self._plans()
+            if len(_PLANS) > _CACHE:
+                _PLANS.clear()
+            plans = _PLANS[key] = self._plans()
         self.plans = plans
         """Per seat: (article, sections it lacks, worth of one) for needy articles, free ones first."""
         self._slack: tuple[list[int], list[int], int] | None = None
@@ -621,7 +667,7 @@ class GreedyEditor:
             return planned[2]
         light = _Light.of(state, me)
         tactics = self.tactics or TACTICS.get(light.k) or Tactics()
-        acts = plan_turn(light.copy(), tactics)
+        acts = plan(light, tactics)
         if len(self._planned) > 256:
             self._planned.clear()
         self._remember(state, light, acts)
@@ -683,12 +729,188 @@ def _action(state: WikipediaState, act: _Act) -> WikipediaAction:
 # --- planning a turn --------------------------------------------------------------------------
 
 
+def plan(light: _Light, tactics: Tactics) -> list[_Act]:
+    """The moves of the seat to play for the rest of its turn (``light`` is left as it was).
+
+    In the last turns (``Tactics.search_turns``) the greedy plan is weighed against plans that start
+    with another move, by playing the rest of the game out on samples of the unseen cards.
+    """
+    acts = plan_turn(light.copy(), tactics)
+    if not 1 <= light.left <= tactics.search_turns or not tactics.search_samples:
+        return acts
+    if _hopeless(light, tactics):
+        return acts
+    return plan_search(light, tactics, acts)
+
+
+def plan_search(light: _Light, tactics: Tactics, greedy: list[_Act]) -> list[_Act]:
+    """Of the greedy plan and the plans that start with each other move, the one that wins most often.
+
+    Each plan is played to the end of the turn, then the rest of the game is played by the greedy
+    editor at every seat, once for each sample of the cards this seat has not seen (the same
+    samples for every plan). A plan that wins this turn is taken at once; ties go to the greedy plan.
+    """
+    plans: list[tuple[list[_Act], _Light]] = []
+    ends: set[tuple[object, ...]] = set()
+    for first in (None, *_first_moves(light, tactics, greedy[0])):
+        after = light.copy()
+        if first is None:
+            acts = greedy
+            won = False
+            for act in acts:
+                if act[0] == _END:
+                    break
+                if after.apply(act):
+                    won = True
+                    break
+        else:
+            won = after.apply(first)
+            acts = [first]
+            if not won and first[0] != _END and after.hours > 0:
+                acts.extend(plan_turn(after, tactics))
+                won = after.won()
+        if won:
+            return acts
+        key = _state_key(after)
+        if key in ends:
+            continue
+        ends.add(key)
+        plans.append((acts, after))
+    if len(plans) == 1:
+        return greedy
+    rng = random.Random(light.seed)
+    deals = [_deal(light, rng) for _ in range(tactics.search_samples)]
+    greedy_wins = sum(_rollout(plans[0][1], hidden, deck, tactics) for hidden, deck in deals)
+    if greedy_wins == len(deals):
+        return greedy
+    best = (greedy_wins, greedy)
+    for acts, after in plans[1:]:
+        wins = sum(_rollout(after, hidden, deck, tactics) for hidden, deck in deals)
+        if wins > best[0]:
+            best = (wins, acts)
+            if wins == len(deals):
+                break
+    return best[1]
+
+
+def _state_key(light: _Light) -> tuple[object, ...]:
+    """What of a table the rest of the game depends on, the same whatever order the turn's moves came in."""
+    return (
+        tuple(tuple(c) for c in light.counts),
+        tuple(tuple(sorted(p)) for p in light.probs),
+        tuple(light.secs),
+        tuple(light.prot),
+    )
+
+
+def _first_moves(light: _Light, tactics: Tactics, skip: _Act) -> list[_Act]:
+    """The moves worth trying first: each kind of problem, section, protection and gift, and ending the turn."""
+    i = light.cur
+    hand = light.hands[i]
+    out: list[_Act] = []
+    seen: set[tuple[int, ...]] = set()
+    if light.room(i):
+        row = light.costs[i]
+        for a in range(_N):
+            if row[a] <= light.hours:
+                for card in light.probs[a]:
+                    key: tuple[int, ...] = (_FIX, _SLOT[card])
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((_FIX, card))
+    for fact in hand:
+        if _KIND[fact] != _FACT:
+            continue
+        a = _ART[fact]
+        pays = light.pays(i, a)
+        for support in hand:
+            if support == fact or not _supports(support, a):
+                continue
+            payments = [c for c in hand if c not in (fact, support)] if pays else [0]
+            for payment in payments:
+                key = (_SECTION, _SLOT[fact], _SLOT[support], _SLOT[payment] if payment else -1)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((_SECTION, fact, support, payment))
+    if i == light.admin and tactics.protect:
+        out.extend((_PROTECT, a) for a in range(_N) if light.protectable(a))
+    if tactics.search_gifts and tactics.give:
+        t = _Table(light.copy(), tactics)
+        mine = t.base(i)
+        gifts: list[tuple[float, int, int]] = []
+        for to in range(light.k):
+            if to == i or not t.reachable(to) or not light.room(to):
+                continue
+            for card in hand:
+                key = (_GIVE, _SLOT[card], to)
+                if key not in seen:
+                    seen.add(key)
+                    gain = t.receive_gain(card, to) - mine + t.potential_without(i, card)
+                    gifts.append((-gain, card, to))
+        gifts.sort()
+        out.extend((_GIVE, card, to) for _, card, to in gifts[: tactics.search_gifts])
+    return [act for act in out if act != skip]
+
+
+def _deal(light: _Light, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """A guess at the cards this seat has not seen: the others' hidden cards and the deck in order.
+
+    Drawn from the unseen cards only, by a generator seeded with public facts, so that neither the
+    order of the deck nor anyone's hidden cards can change the guess.
+    """
+    cards = list(light.pool)
+    rng.shuffle(cards)
+    hidden: list[list[int]] = []
+    n = 0
+    for j in range(light.k):
+        h = light.hidden[j] if j != light.cur else 0
+        hidden.append(cards[n : n + h])
+        n += h
+    return hidden, cards[n:]
+
+
+def _rollout(after: _Light, hidden: list[list[int]], deck: list[int], tactics: Tactics) -> bool:
+    """Whether the greedy editors win from the end of this turn, with these hidden cards and this deck."""
+    light = after.copy()
+    for j, cards in enumerate(hidden):
+        if cards:
+            light.hands[j].extend(cards)
+            _count(cards, light.counts[j])
+    light.hidden = (0,) * light.k
+    light.unseen = _count(deck)
+    ppt = light.ppt
+    top = 0
+    while True:
+        if len(deck) - top < ppt:
+            return False
+        for card in deck[top : top + ppt]:
+            light.probs[_ART[card]].append(card)
+            light.unseen[_SLOT[card]] -= 1
+        top += ppt
+        light.cur = (light.cur + 1) % light.k
+        light.hours = light.hpt
+        light.left = (len(deck) - top) // ppt
+        if _hopeless(light, tactics):
+            return False
+        plan_turn(light, tactics)
+        if light.won():
+            return True
+
+
+def _hopeless(light: _Light, tactics: Tactics) -> bool:
+    """Whether more sections are missing than the turns left could plausibly write (then the look-ahead gives up)."""
+    need = 0
+    for n in light.secs:
+        if n < GA_SECTIONS:
+            need += GA_SECTIONS - n
+    return need > light.left + 1 + tactics.search_reach
+
+
 def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
     """The moves of the current seat for the rest of its turn (``light`` is changed)."""
     acts: list[_Act] = []
     if pack:
         light.receive = {}
-        light.plans = {}
     while light.hours > 0:
         act = _choose(light, tactics)
         if pack and tactics.pack_hours and 2 <= light.hours <= tactics.pack_hours and _quick(light, act):
@@ -735,6 +957,8 @@ def _choose(light: _Light, tactics: Tactics) -> _Act:
         or _free_fix(t)
         or _section(t)
         or _protect(t)
+        or _clean(t)
+        or _feature(t)
         or _give(t, tactics.give_first)
         or _fix(t, 1)
         or _give(t, tactics.give_threshold)
@@ -758,24 +982,25 @@ def _finish(t: _Table) -> _Act | None:
     costs = [(row[a], c) for a in range(_N) for c in light.probs[a]]
     if not need:
         return (_FIX, min(costs)[1]) if costs else None
-    win = _winning_sections(t, [c for _, c in costs])
+    win = _winning_sections(light, t.need, [c for _, c in costs])
     if win is None:
         return None
     return (_FIX, min(costs)[1]) if costs else win[0]
 
 
-def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
-    """Sections for every article short of a GA from the hand and ``extra`` cards, or None."""
-    light = t.light
-    if light.limit is not None and len(t.hand) + len(extra) > light.limit:
+def _winning_sections(light: _Light, need: list[int], extra: list[int]) -> list[_Act] | None:
+    """Sections for every article short of a GA from the current hand and ``extra`` cards, or None."""
+    i = light.cur
+    hand = light.hands[i]
+    if light.limit is not None and len(hand) + len(extra) > light.limit:
         return None
-    cards = [*t.hand, *extra]
-    needy = [a for a in range(_N) if t.need[a]]
+    cards = [*hand, *extra]
+    needy = [a for a in range(_N) if need[a]]
     for order in permutations(needy):
         pool = cards[:]
         out: list[_Act] = []
         for a in order:
-            for _ in range(t.need[a]):
+            for _ in range(need[a]):
                 fact = next((c for c in pool if _KIND[c] == _FACT and _ART[c] == a), None)
                 if fact is None:
                     break
@@ -785,7 +1010,7 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
                     links = [c for c in pool if _KIND[c] == _LINK and _ART[c] != a]
                     if not links:
                         break
-                    support = max(links, key=lambda c: t.need[_ART[c]])
+                    support = max(links, key=lambda c: need[_ART[c]])
                 pool.remove(support)
                 out.append((_SECTION, fact, support, 0))
             else:
@@ -794,7 +1019,7 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
         else:
             paid: list[_Act] = []
             for sec in out:
-                if light.pays(t.i, _ART[sec[1]]):
+                if light.pays(i, _ART[sec[1]]):
                     if not pool:
                         break
                     paid.append((_SECTION, sec[1], sec[2], pool.pop()))
@@ -803,6 +1028,21 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
             else:
                 return paid
     return None
+
+
+def can_finish(light: _Light) -> bool:
+    """Whether the seat to play can win within its hours, from its hand and the problems on the table."""
+    if light.won():
+        return True
+    if not light.room(light.cur):
+        return False
+    need = [GA_SECTIONS - n if n < GA_SECTIONS else 0 for n in light.secs]
+    row = light.costs[light.cur]
+    if sum(need) + sum(row[a] * len(light.probs[a]) for a in range(_N)) > light.hours:
+        return False
+    if not any(need):
+        return True
+    return _winning_sections(light, need, [c for p in light.probs for c in p]) is not None
 
 
 def _free_fix(t: _Table) -> _Act | None:
@@ -862,6 +1102,66 @@ def _protect(t: _Table) -> _Act | None:
         if light.protectable(a):
             return (_PROTECT, a)
     return None
+
+
+def _wanted(light: _Light, a: int) -> int:
+    """The protection article ``a`` could have once clean: 0 none yet, 1 semi, 2 full."""
+    n = light.secs[a]
+    want = 2 if n >= FA_SECTIONS else 1 if n >= GA_SECTIONS else 0
+    return want if want > light.prot[a] else 0
+
+
+def _clean(t: _Table) -> _Act | None:
+    """As administrator: clear a GA or FA that lacks its protection, when the hours then cover protecting it."""
+    light = t.light
+    if not t.tactics.clean_protect or not t.tactics.protect or t.i != light.admin or t.last_turn:
+        return None
+    if not light.room(t.i):
+        return None
+    best: tuple[int, int, int] | None = None
+    for a in range(_N):
+        if not light.probs[a] or not _wanted(light, a):
+            continue
+        cost = t.costs[t.i][a] * len(light.probs[a])
+        if cost + 1 > t.hours:
+            continue
+        key = (-_wanted(light, a), cost, a)
+        if best is None or key < best:
+            best = key
+    if best is None:
+        return None
+    a = best[2]
+    return (_FIX, max(light.probs[a], key=t.scarcity))
+
+
+def _feature(t: _Table) -> _Act | None:
+    """A fifth section for a GA (cards its article no longer needs), so that it can be fully protected."""
+    tactics = t.tactics
+    light = t.light
+    if t.turns_left < tactics.feature_turns or not tactics.protect:
+        return None
+    best: tuple[float, _Act] | None = None
+    for a in range(_N):
+        if light.secs[a] != GA_SECTIONS or light.prot[a] == 2 or not t.counts[t.i][a]:
+            continue
+        fact = next(c for c in t.hand if _KIND[c] == _FACT and _ART[c] == a)
+        supports = [c for c in t.hand if _supports(c, a)]
+        if not supports:
+            continue
+        support = min(supports, key=lambda c: t.loss(t.i, c))
+        cost = t.loss(t.i, support)
+        payment = 0
+        if not t.free[t.i][a]:
+            rest = [c for c in t.hand if c not in (fact, support)]
+            if not rest:
+                continue
+            payment = min(rest, key=lambda c: t.loss(t.i, c))
+            cost += t.loss(t.i, payment)
+        if cost > tactics.feature_pay:
+            continue
+        if best is None or cost < best[0]:
+            best = (cost, (_SECTION, fact, support, payment))
+    return best[1] if best is not None else None
 
 
 def _cleanup(t: _Table) -> _Act | None:
