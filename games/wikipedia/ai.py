@@ -126,6 +126,7 @@ class _Light:
         "secs",
         "seed",
         "semi_expert",
+        "static",
         "unseen",
     )
 
@@ -158,6 +159,8 @@ class _Light:
         self.limit: int | None = None
         self.admin_pays = True
         self.semi_expert = True
+        self.static: tuple[object, ...] = ()
+        """What decides ``free``, ``experts`` and ``ranks`` (the key of ``_SEATS``)."""
         self.free: tuple[tuple[bool, ...], ...] = ()
         """Whether seat j writes sections of article a without paying."""
         self.experts: tuple[int, ...] = ()
@@ -172,12 +175,12 @@ class _Light:
         """``cost(j, a)`` for every seat and article."""
         self.cheapest: list[int] = []
         """The least any seat pays to fix a problem of each article."""
-        self.receive: dict[tuple[int, ...], float] = {}
-        """``_Table.receive_gain`` by seat, slot, size of its hand and sections lacking (one turn; shared)."""
+        self.receive: dict[tuple[int, ...], dict[int, float]] = {}
+        """``_Table.receive_gain`` by giver, receiver, sections lacking and the receiver's hand, then slot (shared)."""
 
     def setup(self) -> None:
         """Work out ``free``, ``experts``, ``live``, ``counts`` and the costs from the rest."""
-        static = (self.role, self.admin, self.admin_pays, self.semi_expert)
+        static = self.static = (self.role, self.admin, self.admin_pays, self.semi_expert)
         seats = _SEATS.get(static)
         if seats is None:
             if len(_SEATS) > 64:
@@ -262,6 +265,7 @@ class _Light:
         light.limit = self.limit
         light.admin_pays = self.admin_pays
         light.semi_expert = self.semi_expert
+        light.static = self.static
         light.free = self.free
         light.experts = self.experts
         light.ranks = self.ranks
@@ -460,7 +464,7 @@ class _Table:
             self.cheapest = light.cheapest
             self.writers = light.experts
         else:
-            key = (light.ranks, light.free, light.admin, i, self.turns_left, *light.prot)
+            key = (light.static, i, self.turns_left, *light.prot)
             late = _LATE.get(key)
             if late is None:
                 if len(_LATE) > _CACHE:
@@ -471,7 +475,7 @@ class _Table:
                 late = _LATE[key] = (cheapest, writers)
             self.cheapest, self.writers = late
         """The least any seat still to play pays to fix each article; experts still to play on each."""
-        key = (light.free, tactics.paid_weight, *self.need)
+        key = (light.static, tactics.paid_weight, *self.need)
         plans = _PLANS.get(key)
         if plans is None:
             if len(_PLANS) > _CACHE:
@@ -600,19 +604,22 @@ class _Table:
             for card in self.hand:
                 cards.setdefault(_SLOT[card], card)
             keeps = {slot: mine - self.potential_without(self.i, card) for slot, card in cards.items()}
-            cache = light.receive
-            need = tuple(self.need)
+            receive = light.receive
             delay = self.tactics.give_delay
             for to in range(self.k):
                 if to == self.i or not self.reachable(to) or not light.room(to):
                     continue
-                size = len(light.hands[to])
+                key = (self.i, to, *self.need, *self.counts[to])
+                cache = receive.get(key)
+                if cache is None:
+                    if len(receive) > _CACHE:
+                        receive.clear()
+                    cache = receive[key] = {}
                 late = delay * ((to - self.i) % self.k)
                 for slot, card in cards.items():
-                    key = (to, slot, size, *need)
-                    gain = cache.get(key)
+                    gain = cache.get(slot)
                     if gain is None:
-                        gain = cache[key] = self.receive_gain(card, to)
+                        gain = cache[slot] = self.receive_gain(card, to)
                     gain -= keeps[slot] + late
                     if best is None or gain > best[0]:
                         best = (gain, card, to)
@@ -785,7 +792,11 @@ def plan_search(light: _Light, tactics: Tactics, greedy: list[_Act]) -> list[_Ac
         return greedy
     best = (greedy_wins, greedy)
     for acts, after in plans[1:]:
-        wins = sum(_rollout(after, hidden, deck, tactics) for hidden, deck in deals)
+        wins = 0
+        for n, (hidden, deck) in enumerate(deals):
+            if wins + len(deals) - n <= best[0]:
+                break
+            wins += _rollout(after, hidden, deck, tactics)
         if wins > best[0]:
             best = (wins, acts)
             if wins == len(deals):
@@ -909,8 +920,6 @@ def _hopeless(light: _Light, tactics: Tactics) -> bool:
 def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
     """The moves of the current seat for the rest of its turn (``light`` is changed)."""
     acts: list[_Act] = []
-    if pack:
-        light.receive = {}
     while light.hours > 0:
         act = _choose(light, tactics)
         if pack and tactics.pack_hours and 2 <= light.hours <= tactics.pack_hours and _quick(light, act):
@@ -932,7 +941,6 @@ def _packed(light: _Light, tactics: Tactics, act: _Act) -> _Act:
     if slow is None or light.costs[light.cur][_ART[slow[1]]] != 2:
         return act
     trial = light.copy()
-    trial.receive = {}
     if trial.apply(act):
         return act
     plan_turn(trial, tactics, pack=False)

@@ -52,6 +52,14 @@ MIN_SEATS = 2
 MAX_SEATS = 5
 MAX_SEAT_NAME = 100
 _ALL_SET = frozenset(ALL_CARDS)
+_SOUND_SECTIONS = frozenset(
+    (ARTICLE_OF[fact], fact, support)
+    for fact in ALL_CARDS
+    if is_fact(fact)
+    for support in ALL_CARDS
+    if supports(support, ARTICLE_OF[fact])
+)
+"""Every section the rules allow, as (article index, fact, support)."""
 
 
 # --- setting up -------------------------------------------------------------------------------
@@ -462,7 +470,7 @@ def invariants(state: WikipediaState) -> list[str]:
     for index, page in enumerate(state.pages):
         for s in page.sections:
             fact, support = s.fact, s.support
-            if KIND_OF.get(fact) is not Kind.FACT or ARTICLE_OF[fact] != index or not supports(support, index):
+            if (index, fact, support) not in _SOUND_SECTIONS:
                 out.append(f"{page.article.label} has a section that breaks the rules: #{fact} with #{support}")
         strays = [c for c in page.problems if ARTICLE_OF.get(c) != index]
         out.extend(f"problem #{c} lies on {page.article.label} but names another article" for c in strays)
