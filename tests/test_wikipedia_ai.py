@@ -29,7 +29,7 @@ SEATS = ("alice", "bob", "carol")
 OPTIONS = [
     WikipediaOptions(),
     WikipediaOptions(hand_limit=3),
-    WikipediaOptions(hand_limit=5, expert_instant_on_semi=False),
+    WikipediaOptions(hand_limit=5, expert_instant_on_semi=True),
     WikipediaOptions(administrator_pays=False),
     WikipediaOptions(hours_per_turn=2, problems_per_turn=1),
     WikipediaOptions(hours_per_turn=6, problems_per_turn=3, starting_hand=4),
@@ -288,6 +288,74 @@ def test_a_free_card_is_taken_first() -> None:
         current=0,
     )
     assert GreedyEditor().choose(state, "alice", RNG) == FixProblem(card=18)
+
+
+def _featured_or_nothing() -> WikipediaState:
+    """Two editors, the administrator to play, and only the historian's turn to come.
+
+    Art is a semi-protected GA; the two cards left in the deck are art facts, so the historian's
+    turn will turn up two art problems. The historian holds three history sections, the last ones
+    missing, and writes them for free: three hours. Clearing the art problems costs a historian an
+    hour each on a semi-protected article, nothing on a fully protected one. So the table wins only
+    if the administrator writes a fifth art section (it holds one) and fully protects the FA now.
+    """
+    sections = {
+        Article.ART: [(3, 8), (4, 9), (5, 10), (6, 24)],
+        Article.GEOGRAPHY: [(14, 21), (15, 22), (16, 23), (17, 11)],
+        Article.HISTORY: [(27, 12)],
+        Article.SCIENCE: [(40, 47), (41, 48), (42, 49), (43, 25)],
+    }
+    pages = tuple(
+        Page(
+            article=a,
+            sections=tuple(Section(fact=f, support=s) for f, s in sections[a]),
+            protection=Protection.NONE if a is Article.HISTORY else Protection.SEMI,
+        )
+        for a in ARTICLES
+    )
+    roles = (52, 30)
+    hands = ((1, 26, 44), (28, 34, 29, 35, 31, 36))
+    deck = (2, 7)
+    placed = {*roles, *deck, *(c for h in hands for c in h)}
+    placed.update(c for page in pages for s in page.sections for c in (s.fact, s.support))
+    state = WikipediaState(
+        options=WikipediaOptions(),
+        seats=("alice", "bob"),
+        roles=roles,
+        admin=0,
+        hands=hands,
+        concealed=((), ()),
+        deck=deck,
+        pages=pages,
+        discard=tuple(c for c in ALL_CARDS if c not in placed),
+        turn=20,
+        current=0,
+        hours=4,
+    )
+    assert ENGINE.invariants(state) == []
+    return state
+
+
+def _play_out(state: WikipediaState, editor: GreedyEditor) -> tuple[WikipediaState, list[WikipediaAction]]:
+    moves: list[WikipediaAction] = []
+    while state.outcome is Outcome.PLAYING:
+        seat = ENGINE.to_move(state)
+        assert seat is not None
+        action = editor.choose(state, seat, RNG)
+        moves.append(action)
+        state, _ = ENGINE.apply(state, seat, action, RNG)
+    return state, moves
+
+
+def test_it_makes_an_fa_and_fully_protects_it_when_that_is_the_only_way_to_win_in_time() -> None:
+    state = _featured_or_nothing()
+    won, moves = _play_out(state, GreedyEditor())
+    assert won.outcome is Outcome.WON
+    assert moves[:2] == [AddSection(fact=1, support=26, payment=44), Protect(article=Article.ART)]
+    assert won.page(Article.ART).protection is Protection.FULL
+    greedy = replace(TACTICS[2], search_samples=0)
+    lost, _ = _play_out(state, GreedyEditor(greedy))
+    assert lost.outcome is Outcome.LOST  # the editor of old: nothing to fix, no GA short of a section
 
 
 def test_every_player_count_has_tuned_tactics() -> None:

@@ -37,6 +37,16 @@ only while its article lacks sections), so a card the table is short of is never
 another will do. The knobs of ``Tactics`` were tuned by self-play for each number of players
 (``TACTICS``; ``python -m bot selfplay wikipedia``): with two players cards are the scarce resource,
 with four or five the hours.
+
+The greedy choices are short-sighted where it matters most, in the last turns: which problem to
+clear, which card to hand on, whether to make an FA and fully protect it so that the players still
+to come clear its problems for nothing. So while few turns are left (``Tactics.search_turns``), the
+first move of a turn is chosen by look-ahead (``plan_search``): every distinct first move (each kind
+of problem, each section, protection, the most useful gifts) is followed by the greedy rest of the
+turn, and then the rest of the game is played by greedy editors at every seat, on a few guesses at
+the cards this seat has not seen (``_deal``: the same guesses for every plan, drawn with a generator
+seeded by public facts). The plan that wins on most guesses is played; ties go to the greedy plan.
+Positions with more sections missing than the turns left could write are not searched.
 """
 
 from __future__ import annotations
@@ -391,15 +401,9 @@ class Tactics:
     """Weight of how scarce a card's kind is when choosing what to pay with."""
     pack_hours: int = 2
     """With at most this many hours left, take a two-hour fix rather than strand the last hour."""
-    feature_turns: int = 99
-    """A fifth section (an FA the administrator can then fully protect) while at least this many turns remain."""
-    feature_pay: float = 0.5
-    """Most a payment for a fifth section may cost the table."""
-    clean_protect: bool = False
-    """The administrator fixes the problems of a GA or FA first when it can then protect it this turn."""
-    search_turns: int = 5
+    search_turns: int = 3
     """While at most this many turns can start after this one, each turn's first move is chosen by look-ahead."""
-    search_samples: int = 2
+    search_samples: int = 4
     """Samples of the unseen cards the look-ahead plays the rest of the game out on (0: no look-ahead)."""
     search_gifts: int = 4
     """How many gifts, the most useful first, the look-ahead tries as a first move."""
@@ -599,28 +603,31 @@ class _Table:
         best: tuple[float, int, int] | None = None
         if self.tactics.give and not self.last_turn:
             light = self.light
-            mine = self.base(self.i)
+            i, k, left = self.i, self.k, self.turns_left
+            mine = self.base(i)
             cards: dict[int, int] = {}
             for card in self.hand:
-                cards.setdefault(_SLOT[card], card)
-            keeps = {slot: mine - self.potential_without(self.i, card) for slot, card in cards.items()}
+                if _SLOT[card] not in cards:
+                    cards[_SLOT[card]] = card
+            keeps = [(slot, card, mine - self.potential_without(i, card)) for slot, card in cards.items()]
             receive = light.receive
             delay = self.tactics.give_delay
-            for to in range(self.k):
-                if to == self.i or not self.reachable(to) or not light.room(to):
+            need = self.need
+            for to in range(k):
+                if to == i or (to - i) % k > left or not light.room(to):
                     continue
-                key = (self.i, to, *self.need, *self.counts[to])
+                key = (i, to, *need, *self.counts[to])
                 cache = receive.get(key)
                 if cache is None:
                     if len(receive) > _CACHE:
                         receive.clear()
                     cache = receive[key] = {}
-                late = delay * ((to - self.i) % self.k)
-                for slot, card in cards.items():
+                late = delay * ((to - i) % k)
+                for slot, card, keep in keeps:
                     gain = cache.get(slot)
                     if gain is None:
                         gain = cache[slot] = self.receive_gain(card, to)
-                    gain -= keeps[slot] + late
+                    gain -= keep + late
                     if best is None or gain > best[0]:
                         best = (gain, card, to)
         self._gift = best
@@ -901,20 +908,41 @@ def _rollout(after: _Light, hidden: list[list[int]], deck: list[int], tactics: T
         light.cur = (light.cur + 1) % light.k
         light.hours = light.hpt
         light.left = (len(deck) - top) // ppt
-        if _hopeless(light, tactics):
+        if _hopeless(light, tactics, everyone=False):
             return False
+        if not light.left:
+            return can_finish(light)
         plan_turn(light, tactics)
         if light.won():
             return True
 
 
-def _hopeless(light: _Light, tactics: Tactics) -> bool:
-    """Whether more sections are missing than the turns left could plausibly write (then the look-ahead gives up)."""
-    need = 0
-    for n in light.secs:
-        if n < GA_SECTIONS:
-            need += GA_SECTIONS - n
-    return need > light.left + 1 + tactics.search_reach
+def _hopeless(light: _Light, tactics: Tactics, *, everyone: bool = True) -> bool:
+    """Whether more sections are missing than the turns left could plausibly write (the look-ahead gives up).
+
+    Each turn still to come (this one included) is reckoned good for one section, on top of those that
+    the hands known to this seat (or only the hand of the seat to play) could write at once.
+    """
+    need = [GA_SECTIONS - n if n < GA_SECTIONS else 0 for n in light.secs]
+    missing = sum(need)
+    reach = light.left + 1 + tactics.search_reach
+    if missing <= reach:
+        return False
+    for counts in light.counts if everyone else (light.counts[light.cur],):
+        links = counts[_LINKS] + counts[_LINKS + 1] + counts[_LINKS + 2] + counts[_LINKS + 3]
+        for a in range(_N):
+            if need[a] and counts[a]:
+                facts = min(counts[a], need[a])
+                ready = min(facts, counts[_SOURCES + a])
+                if ready < facts:
+                    linked = min(facts - ready, links - counts[_LINKS + a])
+                    if linked > 0:
+                        ready += linked
+                        links -= linked
+                reach += ready
+        if missing <= reach:
+            return False
+    return True
 
 
 def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
@@ -965,8 +993,6 @@ def _choose(light: _Light, tactics: Tactics) -> _Act:
         or _free_fix(t)
         or _section(t)
         or _protect(t)
-        or _clean(t)
-        or _feature(t)
         or _give(t, tactics.give_first)
         or _fix(t, 1)
         or _give(t, tactics.give_threshold)
@@ -1110,66 +1136,6 @@ def _protect(t: _Table) -> _Act | None:
         if light.protectable(a):
             return (_PROTECT, a)
     return None
-
-
-def _wanted(light: _Light, a: int) -> int:
-    """The protection article ``a`` could have once clean: 0 none yet, 1 semi, 2 full."""
-    n = light.secs[a]
-    want = 2 if n >= FA_SECTIONS else 1 if n >= GA_SECTIONS else 0
-    return want if want > light.prot[a] else 0
-
-
-def _clean(t: _Table) -> _Act | None:
-    """As administrator: clear a GA or FA that lacks its protection, when the hours then cover protecting it."""
-    light = t.light
-    if not t.tactics.clean_protect or not t.tactics.protect or t.i != light.admin or t.last_turn:
-        return None
-    if not light.room(t.i):
-        return None
-    best: tuple[int, int, int] | None = None
-    for a in range(_N):
-        if not light.probs[a] or not _wanted(light, a):
-            continue
-        cost = t.costs[t.i][a] * len(light.probs[a])
-        if cost + 1 > t.hours:
-            continue
-        key = (-_wanted(light, a), cost, a)
-        if best is None or key < best:
-            best = key
-    if best is None:
-        return None
-    a = best[2]
-    return (_FIX, max(light.probs[a], key=t.scarcity))
-
-
-def _feature(t: _Table) -> _Act | None:
-    """A fifth section for a GA (cards its article no longer needs), so that it can be fully protected."""
-    tactics = t.tactics
-    light = t.light
-    if t.turns_left < tactics.feature_turns or not tactics.protect:
-        return None
-    best: tuple[float, _Act] | None = None
-    for a in range(_N):
-        if light.secs[a] != GA_SECTIONS or light.prot[a] == 2 or not t.counts[t.i][a]:
-            continue
-        fact = next(c for c in t.hand if _KIND[c] == _FACT and _ART[c] == a)
-        supports = [c for c in t.hand if _supports(c, a)]
-        if not supports:
-            continue
-        support = min(supports, key=lambda c: t.loss(t.i, c))
-        cost = t.loss(t.i, support)
-        payment = 0
-        if not t.free[t.i][a]:
-            rest = [c for c in t.hand if c not in (fact, support)]
-            if not rest:
-                continue
-            payment = min(rest, key=lambda c: t.loss(t.i, c))
-            cost += t.loss(t.i, payment)
-        if cost > tactics.feature_pay:
-            continue
-        if best is None or cost < best[0]:
-            best = (cost, (_SECTION, fact, support, payment))
-    return best[1] if best is not None else None
 
 
 def _cleanup(t: _Table) -> _Act | None:

@@ -492,7 +492,7 @@ def invariants(state: WikipediaState) -> list[str]:
         out.append(f"the game is lost with {len(state.deck)} cards still in the deck")
     concealed = state.concealed
     if concealed is not None and (
-        len(concealed) != k or any(not set(c) <= set(h) for c, h in zip(concealed, state.hands, strict=True))
+        len(concealed) != k or any(card not in h for c, h in zip(concealed, state.hands, strict=True) for card in c)
     ):
         out.append("a card counted as unseen in a hand is not in that hand")
     limit = state.options.hand_limit
