@@ -424,7 +424,7 @@ TACTICS: dict[int, Tactics] = {
         endgame_give=0.5,
     ),
     3: Tactics(give_first=1.0, fix_urgency=0.3, cheapest_bonus=2.0, endgame=2, endgame_give=1.3),
-    4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=1.3),
+    4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=2.0),
     5: Tactics(
         pay_threshold=3.0,
         give_delay=0.05,
@@ -822,7 +822,7 @@ def _state_key(light: _Light) -> tuple[object, ...]:
 
 
 def _first_moves(light: _Light, tactics: Tactics, skip: _Act) -> list[_Act]:
-    """The moves worth trying first: each kind of problem, section, protection and gift, and ending the turn."""
+    """The moves worth trying first but ``skip``: each kind of fix and section, protection, the best gifts."""
     i = light.cur
     hand = light.hands[i]
     out: list[_Act] = []
