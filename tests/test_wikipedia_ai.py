@@ -368,3 +368,36 @@ def test_it_wins_a_fair_share_of_games(players: int, least: float) -> None:
     """On these 200 deals the greedy editor alone wins 86%, 21% and 7%; the look-ahead 96%, 30% and 12%."""
     report = run_selfplay("wikipedia", games=200, players=players, seed="ai-test", jobs=2)
     assert report.wins / report.games >= least
+
+
+# --- the self-play report -----------------------------------------------------------------------
+
+
+def test_self_play_shared_among_processes_plays_the_very_same_games() -> None:
+    alone = run_selfplay("wikipedia", games=60, players=3, seed="jobs")
+    shared = run_selfplay("wikipedia", games=60, players=3, seed="jobs", jobs=2)
+    assert (alone.jobs, shared.jobs) == (1, 2)
+    assert (shared.statuses, shared.turns, shared.actions) == (alone.statuses, alone.turns, alone.actions)
+
+
+def test_shared_self_play_sums_up_a_games_own_figures_as_one_process_does() -> None:
+    """Sardini counts figures of its own; the processes' lists are put together before they are summed up."""
+    alone = run_selfplay("sardini", games=50, players=3, seed="jobs")
+    shared = run_selfplay("sardini", games=50, players=3, seed="jobs", jobs=2)
+    assert shared.jobs == 2
+    assert {name: sorted(map(str, v)) for name, v in shared.stats.items()} == {
+        name: sorted(map(str, v)) for name, v in alone.stats.items()
+    }
+    assert shared.lines()[2:4] == alone.lines()[2:4]
+
+
+def test_the_report_names_the_table_size_the_speed_and_every_option_in_force() -> None:
+    report = run_selfplay("wikipedia", games=30, players=3, seed="report", options=["expert_instant_on_semi:true"])
+    text = "\n".join(report.lines())
+    assert "win rate:" in text
+    assert "at 3 players" in text
+    assert "games/s" in text
+    assert "expert_instant_on_semi=True" in text
+    assert "hours_per_turn=4" in text
+    default = "\n".join(run_selfplay("wikipedia", games=1, players=2, seed="report").lines())
+    assert "expert_instant_on_semi=False" in default
