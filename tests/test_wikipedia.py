@@ -427,33 +427,53 @@ def test_give_moves_a_card_for_an_hour() -> None:
     rejects(state, ADMIN, GiveCard(card=40, to="mallory"), IllegalActionError)
 
 
-def test_the_table_keeps_track_of_which_cards_in_hand_nobody_else_has_seen() -> None:
-    """Dealt cards are secret until played or given; a fixed problem or a gift is held in the open."""
-    state = ENGINE.new_game(["a", "b"], None, random.Random(7))
-    assert state.concealed == state.hands
-    seat = state.current
-    first, second = state.hands[seat]
+def test_the_table_keeps_track_of_which_cards_in_hand_each_seat_can_name() -> None:
+    """Dealt cards are secret until played; a fixed problem is named to all; a gift to giver and receiver.
+
+    The thread says who gave whom a card, not which: the giver knows where it went, the receiver which
+    card left the giver, and the third player can no longer name any card the giver holds.
+    """
+    state = ENGINE.new_game(["a", "b", "c"], None, random.Random(7))
+    me = state.current
+    you, them = (me + 1) % 3, (me + 2) % 3
+    assert all(state.known_to(v, j) == () for v in range(3) for j in range(3) if v != j)
+    assert state.hidden_from(you, me) == state.hands[me]
+    first, _ = state.hands[me]
     problem = next(c for p in state.pages for c in p.problems)
-    state, _ = ENGINE.apply(state, state.seats[seat], FixProblem(card=problem), RNG)
-    assert problem in state.hands[seat]
-    assert state.unseen_in_hand(seat) == (first, second)
-    other = state.seats[1 - seat]
-    state, _ = ENGINE.apply(state, state.seats[seat], GiveCard(card=first, to=other), RNG)
-    assert state.unseen_in_hand(seat) == (second,)
-    assert first in state.hands[1 - seat]
-    assert first not in state.unseen_in_hand(1 - seat)
+    state = act(state, state.seats[me], FixProblem(card=problem))
+    assert state.known_to(you, me) == state.known_to(them, me) == (problem,)
+    state = act(state, state.seats[me], GiveCard(card=first, to=state.seats[you]))
+    assert state.known_to(me, you) == (first,)  # the giver knows where its card went
+    assert state.known_to(you, me) == (problem,)  # the receiver knows which card left
+    assert state.known_to(them, me) == ()  # the third cannot tell
+    assert state.known_to(them, you) == ()
+    assert first in state.hidden_from(them, you)
+    state = act(state, state.seats[me], GiveCard(card=problem, to=state.seats[them]))
+    assert state.known_to(you, me) == ()
+    assert state.known_to(me, them) == (problem,)
     assert ENGINE.load_state(ENGINE.dump_state(state)) == state
-    assert ENGINE.invariants(state) == []
-    claims = tuple((first,) if j == seat else () for j in range(2))  # it left that hand
-    broken = state.model_copy(update={"concealed": claims})
-    assert any("unseen" in line for line in ENGINE.invariants(broken))
+    rows = [list(row) for row in state.known or ()]
+    rows[them][me] = (first,)  # it is not in that hand
+    broken = state.model_copy(update={"known": tuple(tuple(row) for row in rows)})
+    assert any("know a card" in line for line in ENGINE.invariants(broken))
+
+
+def test_a_played_card_is_nobodys_secret_and_nobodys_knowledge_any_more() -> None:
+    state = table(hands=((), (1, 8, 40), (27, 34, 40 + 1)), current=2)
+    known = (((), (), ()), ((), (), (27, 41)), ((), (1,), ()))
+    state = state.model_copy(update={"known": known})
+    after = act(state, HISTORIAN, AddSection(fact=27, support=34))
+    assert after.known_to(1, 2) == (41,)
+    after = act(after, HISTORIAN, GiveCard(card=41, to=ARTIST))
+    assert after.known_to(2, 1) == (1, 41)
+    assert after.known_to(0, 2) == ()
 
 
 def test_a_section_shows_its_cards_and_the_payment() -> None:
     state = table(hands=((), (), (1, 8, 40, 41)), current=2)
-    state = state.model_copy(update={"concealed": ((), (), (1, 8, 40, 41))})
+    state = state.model_copy(update={"known": (((), (), (1, 40)), ((), (), (8, 41)), ((), (), ()))})
     after = act(state, HISTORIAN, AddSection(fact=1, support=8, payment=40))
-    assert after.concealed == ((), (), (41,))
+    assert after.known == (((), (), ()), ((), (), (41,)), ((), (), ()))
 
 
 def test_hand_limit_option_limits_fixes_and_gifts() -> None:

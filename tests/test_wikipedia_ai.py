@@ -200,26 +200,24 @@ def test_the_order_of_the_deck_makes_no_difference() -> None:
 
 
 def _swap_hidden_cards(state: WikipediaState, rng: random.Random) -> WikipediaState:
-    """The same table as the player to move sees it, with the others' unseen cards dealt anew from the unseen."""
+    """The same table as the player to move sees it, with the cards it cannot name dealt anew."""
     me = state.current
-    concealed = state.concealed
-    assert concealed is not None
-    unseen = [*state.deck, *(c for j, cards in enumerate(concealed) if j != me for c in cards)]
+    seats = range(len(state.seats))
+    hidden = [state.hidden_from(me, j) if j != me else () for j in seats]
+    unseen = [*state.deck, *(c for cards in hidden for c in cards)]
     rng.shuffle(unseen)
-    hands = list(state.hands)
-    hidden = list(concealed)
-    for j, cards in enumerate(concealed):
-        if j != me and cards:
-            fresh = tuple(unseen.pop() for _ in cards)
-            hands[j] = (*(c for c in hands[j] if c not in cards), *fresh)
-            hidden[j] = fresh
-    other = state.model_copy(update={"hands": tuple(hands), "concealed": tuple(hidden), "deck": tuple(unseen)})
+    hands = [(*(c for c in state.hands[j] if c not in hidden[j]), *(unseen.pop() for _ in hidden[j])) for j in seats]
+    known = tuple(
+        tuple(tuple(c for c in state.known_to(v, j) if c in hands[j]) if v != j else () for j in seats) for v in seats
+    )
+    other = state.model_copy(update={"hands": tuple(hands), "known": known, "deck": tuple(unseen)})
     assert ENGINE.invariants(other) == []
+    assert [other.known_to(me, j) for j in seats] == [state.known_to(me, j) for j in seats]
     return other
 
 
 def test_the_cards_others_hold_unseen_make_no_difference() -> None:
-    """Hands are dealt face down: the editor knows only the cards that reached the others in the open."""
+    """Hands are dealt face down and gifts are secret: the editor knows only the others' cards it can name."""
     shuffler = random.Random(4)
     changed = 0
     for players in (2, 3, 5):
@@ -324,7 +322,7 @@ def _featured_or_nothing() -> WikipediaState:
         roles=roles,
         admin=0,
         hands=hands,
-        concealed=((), ()),
+        known=(((), hands[1]), (hands[0], ())),
         deck=deck,
         pages=pages,
         discard=tuple(c for c in ALL_CARDS if c not in placed),

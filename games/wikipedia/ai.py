@@ -1,9 +1,9 @@
 """A cooperative computer editor: it plans each whole turn on a light copy of the table.
 
-It sees what a player at the table sees: its own hand, the articles, and the cards that reached
-the other hands in the open (fixed problems and gifts are announced in the thread). The cards the
-others were dealt face down and still hold count with the deck as unseen; it never reads them, nor
-the order of the deck.
+It sees what a player at the table sees: its own hand, the articles, and the cards of the other
+hands it can name (``WikipediaState.known``: problems picked up in the open, its own gifts). The
+others' cards it cannot name count with the deck as unseen; it never reads them, nor the order of
+the deck.
 
 At the first call of a turn the editor copies the table into ``_Light`` (plain lists of card
 numbers that mirror the rules) and plays the whole turn out there, one greedy choice after
@@ -238,7 +238,7 @@ class _Light:
         pool = list(state.deck)
         for j in range(light.k):
             if j != viewer:
-                pool.extend(state.unseen_in_hand(j))
+                pool.extend(state.hidden_from(viewer, j))
         light.pool = tuple(sorted(pool))
         light.unseen = _count(pool)
         light.seed = state.turn * 1000 + state.actions
@@ -706,13 +706,8 @@ class GreedyEditor:
 
 
 def seen_hands(state: WikipediaState, seat: int) -> tuple[tuple[int, ...], ...]:
-    """Every hand as ``seat`` knows it: its own whole, of the others the cards that reached them in the open."""
-    if state.concealed is None:
-        return tuple(h if j == seat else () for j, h in enumerate(state.hands))
-    return tuple(
-        h if j == seat or not hidden else tuple(c for c in h if c not in hidden)
-        for j, (h, hidden) in enumerate(zip(state.hands, state.concealed, strict=True))
-    )
+    """Every hand as ``seat`` knows it: its own whole, of the others the cards it can name."""
+    return tuple(state.known_to(seat, j) for j in range(len(state.seats)))
 
 
 def _table_of(state: WikipediaState, seat: int) -> tuple[object, ...]:

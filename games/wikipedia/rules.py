@@ -91,7 +91,7 @@ def new_game(seats: Sequence[str], options: WikipediaOptions | None, rng: random
         roles=roles,
         admin=admin,
         hands=hands,
-        concealed=hands,
+        known=tuple(tuple(() for _ in range(k)) for _ in range(k)),
         deck=tuple(deck[dealt:]),
         pages=blank_pages(),
         current=admin,
@@ -345,6 +345,10 @@ def apply(
         new_page = page.model_copy(update={"problems": _without(page.problems, action.card)})
         update["pages"] = _replace_page(state.pages, touched, new_page)
         update["hands"] = _replace(state.hands, i, (*state.hands[i], action.card))
+        if state.known is not None:
+            update["known"] = tuple(
+                row if v == i else _replace(row, i, (*row[i], action.card)) for v, row in enumerate(state.known)
+            )
         events.append(ProblemFixed(name, action.card, page.article, cost, hours))
     elif isinstance(action, Protect):
         index = action.article.position
@@ -358,7 +362,8 @@ def apply(
         to = state.seats.index(action.to)
         hands = _replace(state.hands, i, _without(state.hands[i], action.card))
         update["hands"] = _replace(hands, to, (*hands[to], action.card))
-        _shown(state, update, i, (action.card,))
+        if state.known is not None:
+            update["known"] = _known_after_gift(state.known, i, to, action.card)
         events.append(CardGiven(name, action.to, action.card, hours))
     else:
         events.append(HoursPassed(name, cost, hours))
@@ -378,10 +383,25 @@ def apply(
 
 
 def _shown(state: WikipediaState, update: dict[str, object], seat: int, cards: tuple[int, ...]) -> None:
-    """Cards that left ``seat``'s hand face up are no longer a secret of that hand."""
-    concealed = state.concealed
-    if concealed is not None and any(c in concealed[seat] for c in cards):
-        update["concealed"] = _replace(concealed, seat, _without(concealed[seat], *cards))
+    """Cards played face up from ``seat``'s hand are no longer there for anyone to name."""
+    known = state.known
+    if known is not None and any(c in row[seat] for row in known for c in cards):
+        update["known"] = tuple(_replace(row, seat, _without(row[seat], *cards)) for row in known)
+
+
+def _known_after_gift(
+    known: tuple[tuple[tuple[int, ...], ...], ...], giver: int, to: int, card: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Who can name what once ``giver`` has handed ``card`` to ``to`` (the others learn only that a card went)."""
+    rows = []
+    for v, row in enumerate(known):
+        if v == giver:
+            rows.append(_replace(row, to, (*row[to], card)))
+        elif v == to:
+            rows.append(_replace(row, giver, _without(row[giver], card)))
+        else:
+            rows.append(_replace(row, giver, ()))
+    return tuple(rows)
 
 
 # --- listing ----------------------------------------------------------------------------------
@@ -490,11 +510,13 @@ def invariants(state: WikipediaState) -> list[str]:
         out.append("the game is won but not every article is a GA or FA")
     elif state.outcome is Outcome.LOST and len(state.deck) >= state.options.problems_per_turn:
         out.append(f"the game is lost with {len(state.deck)} cards still in the deck")
-    concealed = state.concealed
-    if concealed is not None and (
-        len(concealed) != k or any(card not in h for c, h in zip(concealed, state.hands, strict=True) for card in c)
+    known = state.known
+    if known is not None and (
+        len(known) != k
+        or any(len(row) != k or row[v] for v, row in enumerate(known))
+        or any(card not in state.hands[j] for row in known for j, cards in enumerate(row) for card in cards)
     ):
-        out.append("a card counted as unseen in a hand is not in that hand")
+        out.append("a seat is said to know a card that is not in that hand")
     limit = state.options.hand_limit
     if limit is not None and any(len(h) > limit for h in state.hands):
         out.append(f"a hand holds more than {limit} cards")

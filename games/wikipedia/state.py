@@ -116,12 +116,25 @@ class WikipediaState(_Value):
     """Actions applied so far."""
     drawn: tuple[int, ...] = ()
     """The problems turned up at the start of the current turn."""
-    concealed: tuple[tuple[int, ...], ...] | None = None
-    """Per seat, the cards of its hand nobody else has seen: dealt face down and not yet played or given.
+    known: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+    """``known[v][j]``: the cards of seat ``j``'s hand that seat ``v`` can name (``known[j][j]`` is empty).
 
-    Every other card in a hand got there in the open (a fixed problem, a gift), so the whole table
-    knows who holds it. None in a game stored before this was kept: then every card counts as unseen.
+    A card picked up from an article is named to everyone. The thread says who gave whom a card but
+    not which: the giver knows where its card went and the receiver which card left the giver, while
+    the others can no longer name any card the giver holds. Cards dealt face down are named to nobody
+    but their holder. None in a game stored before this was kept: then nobody can name another's card.
     """
+
+    def known_to(self, viewer: int, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that ``viewer`` can name (all of them when it is its own)."""
+        if viewer == seat:
+            return self.hands[seat]
+        return () if self.known is None else self.known[viewer][seat]
+
+    def hidden_from(self, viewer: int, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that ``viewer`` cannot name."""
+        named = self.known_to(viewer, seat)
+        return tuple(c for c in self.hands[seat] if c not in named)
 
     def page(self, article: Article | int) -> Page:
         return self.pages[article if isinstance(article, int) else article.position]
@@ -131,10 +144,6 @@ class WikipediaState(_Value):
             return self.seats.index(seat)
         except ValueError:
             return None
-
-    def unseen_in_hand(self, seat: int) -> tuple[int, ...]:
-        """The cards of ``seat``'s hand only its owner knows."""
-        return self.hands[seat] if self.concealed is None else self.concealed[seat]
 
     def expertise(self, seat: int) -> int | None:
         """The article index ``seat`` is expert on, or None for the administrator."""
