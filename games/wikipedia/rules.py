@@ -460,6 +460,22 @@ def all_cards(state: WikipediaState) -> list[int]:
     return cards
 
 
+def _knowledge_holds(known: tuple[tuple[tuple[int, ...], ...], ...], hands: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether every card a seat is said to know of another hand is in that hand (and none of its own)."""
+    k = len(hands)
+    if len(known) != k:
+        return False
+    for v, row in enumerate(known):
+        if len(row) != k or row[v]:
+            return False
+        for j, cards in enumerate(row):
+            hand = hands[j]
+            for card in cards:
+                if card not in hand:
+                    return False
+    return True
+
+
 def invariants(state: WikipediaState) -> list[str]:
     """What is inconsistent in ``state``; empty when every rule of the table holds."""
     out: list[str] = []
@@ -499,7 +515,7 @@ def invariants(state: WikipediaState) -> list[str]:
             n = len(page.sections)
             if n < (GA_SECTIONS if protection is Protection.SEMI else FA_SECTIONS):
                 out.append(f"{page.article.label} is {protection.value}-protected with only {n} sections")
-    finished = all(p.grade is not Grade.DRAFT for p in state.pages)
+    finished = all(not p.problems and len(p.sections) >= GA_SECTIONS for p in state.pages)
     hpt = state.options.hours_per_turn
     if state.outcome is Outcome.PLAYING:
         if not 1 <= state.hours <= hpt:
@@ -510,12 +526,7 @@ def invariants(state: WikipediaState) -> list[str]:
         out.append("the game is won but not every article is a GA or FA")
     elif state.outcome is Outcome.LOST and len(state.deck) >= state.options.problems_per_turn:
         out.append(f"the game is lost with {len(state.deck)} cards still in the deck")
-    known = state.known
-    if known is not None and (
-        len(known) != k
-        or any(len(row) != k or row[v] for v, row in enumerate(known))
-        or any(card not in state.hands[j] for row in known for j, cards in enumerate(row) for card in cards)
-    ):
+    if state.known is not None and not _knowledge_holds(state.known, state.hands):
         out.append("a seat is said to know a card that is not in that hand")
     limit = state.options.hand_limit
     if limit is not None and any(len(h) > limit for h in state.hands):
