@@ -158,11 +158,16 @@ included, takes one hour, as the original text says [expert_instant_on_semi; on:
 expert is instant there too, one hour less than the usual hour].
 - The administrator counts as nobody's expert and pays for every section [administrator_pays].
 - Hands have no size limit [hand_limit].
-- Giving needs no consent from the receiver, and only the player whose turn it is gives.
+- Giving needs no consent from the receiver, and only the player whose turn it is gives. The thread \
+says who gave whom a card but not which one: only the two of them know.
+- Computer players know what a player at the table knows: their own hand, the cards others picked \
+up from the articles, and their own gifts; never the deck's order or a card dealt face down.
 - `pass` spends one hour; `end` spends all the hours left.
 - If the deck holds fewer cards than a turn needs, no card is turned up and the game is lost at once.
 - The number of hours [hours_per_turn], problems per turn [problems_per_turn] and starting cards \
-[starting_hand] can be changed for easier or harder games.
+[starting_hand] can be changed for easier or harder games. With the defaults the game is hard, and \
+harder the more players there are: in self-play, tables of computer players win about 94% of games \
+at two players, 28% at three, 8% at four and fewer than 1% at five.
 
 **Commands** (in the game's thread):
 """
