@@ -55,8 +55,8 @@ class WikipediaOptions(_Value):
     )
     expert_instant_on_semi: bool = Field(
         default=False,
-        description="off (the text as written): on a semi-protected GA only the administrator fixes instantly"
-        " and everyone else, its expert included, takes one hour; on: its expert is instant there too",
+        description="on: a semi-protected GA's expert fixes it instantly too; off (as the text says):"
+        " only the administrator does, everyone else takes an hour",
     )
 
 

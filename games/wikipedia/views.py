@@ -154,20 +154,16 @@ for the payment.
 (problems are never prevented, only cleared faster). Sections are never lost, so a protected article \
 keeps the sections its protection needs.
 - On a semi-protected article the administrator fixes at once and everyone else, its expert \
-included, takes one hour, as the original text says [expert_instant_on_semi; on: the article's \
-expert is instant there too, one hour less than the usual hour].
+included, in one hour, as the original text says [expert_instant_on_semi: on, the expert is instant too].
 - The administrator counts as nobody's expert and pays for every section [administrator_pays].
 - Hands have no size limit [hand_limit].
-- Giving needs no consent from the receiver, and only the player whose turn it is gives. The thread \
-says who gave whom a card but not which one: only the two of them know.
-- Computer players know what a player at the table knows: their own hand, the cards others picked \
-up from the articles, and their own gifts; never the deck's order or a card dealt face down.
+- Giving needs no consent from the receiver, and only the player whose turn it is gives; the thread \
+names the two players, not the card. Computer players know only what their seat may: their hand, the \
+problems others picked up, their own gifts.
 - `pass` spends one hour; `end` spends all the hours left.
 - If the deck holds fewer cards than a turn needs, no card is turned up and the game is lost at once.
 - The number of hours [hours_per_turn], problems per turn [problems_per_turn] and starting cards \
-[starting_hand] can be changed for easier or harder games. With the defaults the game is hard, and \
-harder the more players there are: in self-play, tables of computer players win about 94% of games \
-at two players, 28% at three, 8% at four and fewer than 1% at five.
+[starting_hand] can be changed for easier or harder games.
 
 **Commands** (in the game's thread):
 """
