@@ -146,14 +146,15 @@ class _Light:
         self.role: tuple[int, ...] = ()
         """Article index each seat is expert on, -1 for the administrator."""
         self.hands: list[list[int]] = []
-        """The cards of each hand the planning seat knows of: all of its own, the others' shown ones."""
+        """The cards of each hand the planning seat can name: all of its own, some of the others'."""
         self.hidden: tuple[int, ...] = ()
-        """How many cards each hand holds that the planning seat has not seen."""
+        """How many cards of each hand the planning seat cannot name."""
         self.secs: list[int] = []
         self.probs: list[list[int]] = []
         self.prot: list[int] = []
         """0 none, 1 semi, 2 full."""
         self.unseen: list[int] = []
+        """Cards the planning seat has not seen (the deck and the others' cards it cannot name) by slot."""
         self.pool: tuple[int, ...] = ()
         """The unseen cards themselves, in order of number."""
         self.hpt = 4
@@ -161,7 +162,6 @@ class _Light:
         """Hours a turn and problems a turn."""
         self.seed = 0
         """Where this seat's samples of the unseen cards start (from public facts only)."""
-        """Cards the planning seat has not seen (the deck and the others' hidden cards) counted by slot."""
         self.cur = 0
         self.hours = 0
         self.left = 0
