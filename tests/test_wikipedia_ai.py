@@ -387,6 +387,7 @@ def test_shared_self_play_sums_up_a_games_own_figures_as_one_process_does() -> N
         name: sorted(map(str, v)) for name, v in alone.stats.items()
     }
     assert shared.lines()[2:4] == alone.lines()[2:4]
+    assert not any("win rate" in line for line in shared.lines())  # a competitive game: nobody wins together
 
 
 def test_the_report_names_the_table_size_the_speed_and_every_option_in_force() -> None:
