@@ -363,7 +363,7 @@ def test_every_player_count_has_tuned_tactics() -> None:
 
 @pytest.mark.parametrize(("players", "least"), [(2, 0.92), (3, 0.26), (4, 0.10)])
 def test_it_wins_a_fair_share_of_games(players: int, least: float) -> None:
-    """On these 200 deals the greedy editor alone wins 86%, 21% and 7%; the look-ahead 96%, 30% and 12%."""
+    """On these 200 deals the greedy editor alone wins 86%, 21% and 7%; the look-ahead 96%, 29% and 12%."""
     report = run_selfplay("wikipedia", games=200, players=players, seed="ai-test", jobs=2)
     assert report.wins / report.games >= least
 
