@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY:VALUE",
         help="a game option as !play reads it (repeatable), e.g. --option removal:balanced",
     )
+    play.add_argument("--jobs", type=int, help="processes to share the games (default: one a core)")
     bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
     bench.add_argument("--players", type=int, default=300)
     bench.add_argument("--bids", type=int, default=15_000)
@@ -174,7 +175,7 @@ def _command(args: argparse.Namespace) -> int:
         from bot.selfplay import main as selfplay_main
 
         return selfplay_main(
-            args.game, games=args.games, players=args.players, seed=args.seed, options=args.option
+            args.game, games=args.games, players=args.players, seed=args.seed, options=args.option, jobs=args.jobs
         )
     if args.command == "bench" and args.web:
         from bot.web.bench import web_bench

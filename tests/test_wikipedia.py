@@ -294,7 +294,7 @@ def test_sections_that_break_the_rules_are_refused(fact: int, support: int, erro
         (Protection.NONE, ARTIST, 1, 1),  # the art expert
         (Protection.NONE, HISTORIAN, 2, 2),  # anyone else
         (Protection.SEMI, ADMIN, 0, 0),
-        (Protection.SEMI, ARTIST, 1, 0),
+        (Protection.SEMI, ARTIST, 1, 1),  # by default only the administrator is instant there
         (Protection.SEMI, HISTORIAN, 2, 1),
         (Protection.FULL, ADMIN, 0, 0),
         (Protection.FULL, ARTIST, 1, 0),
@@ -313,18 +313,36 @@ def test_fixing_costs_by_role_and_protection(protection: Protection, seat: str, 
     assert after.hours == 4 - cost
 
 
-def test_semi_protection_expert_option() -> None:
-    options = WikipediaOptions(expert_instant_on_semi=False)
-    art = [Section(fact=f, support=s) for f, s in ((1, 8), (2, 9), (3, 10), (4, 24))]
-    state = table(
-        sections={Article.ART: art},
-        problems={Article.ART: [6]},
-        protection={Article.ART: Protection.SEMI},
-        current=1,
-        options=options,
-    )
-    assert fix_cost(state, 1, Article.ART.position) == 1
-    assert fix_cost(state, 0, Article.ART.position) == 0
+@pytest.mark.parametrize(
+    ("instant", "seat", "index", "cost"),
+    [
+        (False, ADMIN, 0, 0),
+        (False, ARTIST, 1, 1),  # the literal text: instant for the administrator, one hour for others
+        (False, HISTORIAN, 2, 1),
+        (True, ADMIN, 0, 0),
+        (True, ARTIST, 1, 0),  # the option: one hour less than one hour for the article's expert too
+        (True, HISTORIAN, 2, 1),
+    ],
+)
+def test_fixing_a_semi_protected_ga_by_role_and_option(instant: bool, seat: str, index: int, cost: int) -> None:
+    options = WikipediaOptions(expert_instant_on_semi=instant)
+    state = _ga_art(problems={Article.ART: [6]}, protection={Article.ART: Protection.SEMI}, options=options)
+    state = state.model_copy(update={"current": index})
+    assert fix_cost(state, index, Article.ART.position) == cost
+    after = act(state, seat, FixProblem(card=6))
+    assert after.hours == 4 - cost
+    assert after.hands[index] == (6,)
+    assert ENGINE.private_view(state, seat).count(f"art {cost} hour") == 1
+
+
+def test_by_default_only_the_administrator_fixes_a_semi_protected_ga_instantly() -> None:
+    assert WikipediaOptions().expert_instant_on_semi is False
+    state = _ga_art(problems={Article.ART: [6]}, protection={Article.ART: Protection.SEMI}, current=1, hours=1)
+    after = act(state, ARTIST, FixProblem(card=6))
+    assert after.current == 2  # the art expert's last hour went on the fix
+    rules = ENGINE.rules_text()
+    assert "expert_instant_on_semi" in rules
+    assert "one hour for everyone else" in rules
 
 
 def test_fixing_needs_enough_hours_and_a_real_problem() -> None:
@@ -407,6 +425,55 @@ def test_give_moves_a_card_for_an_hour() -> None:
     rejects(state, ADMIN, GiveCard(card=40, to=ADMIN), IllegalActionError)
     rejects(state, ADMIN, GiveCard(card=42, to=ARTIST), MissingCardError)
     rejects(state, ADMIN, GiveCard(card=40, to="mallory"), IllegalActionError)
+
+
+def test_the_table_keeps_track_of_which_cards_in_hand_each_seat_can_name() -> None:
+    """Dealt cards are secret until played; a fixed problem is named to all; a gift to giver and receiver.
+
+    The thread says who gave whom a card, not which: the giver knows where it went, the receiver which
+    card left the giver, and the third player can no longer name any card the giver holds.
+    """
+    state = ENGINE.new_game(["a", "b", "c"], None, random.Random(7))
+    me = state.current
+    you, them = (me + 1) % 3, (me + 2) % 3
+    assert all(state.known_to(v, j) == () for v in range(3) for j in range(3) if v != j)
+    assert state.hidden_from(you, me) == state.hands[me]
+    first, _ = state.hands[me]
+    problem = next(c for p in state.pages for c in p.problems)
+    state = act(state, state.seats[me], FixProblem(card=problem))
+    assert state.known_to(you, me) == state.known_to(them, me) == (problem,)
+    state = act(state, state.seats[me], GiveCard(card=first, to=state.seats[you]))
+    assert state.known_to(me, you) == (first,)  # the giver knows where its card went
+    assert state.known_to(you, me) == (problem,)  # the receiver knows which card left
+    assert state.known_to(them, me) == ()  # the third cannot tell
+    assert state.known_to(them, you) == ()
+    assert first in state.hidden_from(them, you)
+    state = act(state, state.seats[me], GiveCard(card=problem, to=state.seats[them]))
+    assert state.known_to(you, me) == ()
+    assert state.known_to(me, them) == (problem,)
+    assert ENGINE.load_state(ENGINE.dump_state(state)) == state
+    rows = [list(row) for row in state.known or ()]
+    rows[them][me] = (first,)  # it is not in that hand
+    broken = state.model_copy(update={"known": tuple(tuple(row) for row in rows)})
+    assert any("know a card" in line for line in ENGINE.invariants(broken))
+
+
+def test_a_played_card_is_nobodys_secret_and_nobodys_knowledge_any_more() -> None:
+    state = table(hands=((), (1, 8, 40), (27, 34, 40 + 1)), current=2)
+    known = (((), (), ()), ((), (), (27, 41)), ((), (1,), ()))
+    state = state.model_copy(update={"known": known})
+    after = act(state, HISTORIAN, AddSection(fact=27, support=34))
+    assert after.known_to(1, 2) == (41,)
+    after = act(after, HISTORIAN, GiveCard(card=41, to=ARTIST))
+    assert after.known_to(2, 1) == (1, 41)
+    assert after.known_to(0, 2) == ()
+
+
+def test_a_section_shows_its_cards_and_the_payment() -> None:
+    state = table(hands=((), (), (1, 8, 40, 41)), current=2)
+    state = state.model_copy(update={"known": (((), (), (1, 40)), ((), (), (8, 41)), ((), (), ()))})
+    after = act(state, HISTORIAN, AddSection(fact=1, support=8, payment=40))
+    assert after.known == (((), (), ()), ((), (), (41,)), ((), (), ()))
 
 
 def test_hand_limit_option_limits_fixes_and_gifts() -> None:

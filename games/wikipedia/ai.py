@@ -1,8 +1,9 @@
 """A cooperative computer editor: it plans each whole turn on a light copy of the table.
 
-It knows what a table of cooperating players would tell each other (everyone's hand) and what
-anyone can work out (the articles, the discard pile, and so which cards are still unseen) but
-never the order of the deck.
+It sees what a player at the table sees: its own hand, the articles, and the cards of the other
+hands it can name (``WikipediaState.known``: problems picked up in the open, its own gifts). The
+others' cards it cannot name count with the deck as unseen; it never reads them, nor the order of
+the deck.
 
 At the first call of a turn the editor copies the table into ``_Light`` (plain lists of card
 numbers that mirror the rules) and plays the whole turn out there, one greedy choice after
@@ -36,6 +37,16 @@ only while its article lacks sections), so a card the table is short of is never
 another will do. The knobs of ``Tactics`` were tuned by self-play for each number of players
 (``TACTICS``; ``python -m bot selfplay wikipedia``): with two players cards are the scarce resource,
 with four or five the hours.
+
+The greedy choices are short-sighted where it matters most, in the last turns: which problem to
+clear, which card to hand on, whether to make an FA and fully protect it so that the players still
+to come clear its problems for nothing. So while few turns are left (``Tactics.search_turns``), the
+first move of a turn is chosen by look-ahead (``plan_search``): every distinct first move (each kind
+of problem, each section, protection, the most useful gifts) is followed by the greedy rest of the
+turn, and then the rest of the game is played by greedy editors at every seat, on a few guesses at
+the cards this seat has not seen (``_deal``: the same guesses for every plan, drawn with a generator
+seeded by public facts). The plan that wins on most guesses is played; ties go to the greedy plan.
+Positions with more sections missing than the turns left could write are not searched.
 """
 
 from __future__ import annotations
@@ -108,19 +119,24 @@ class _Light:
         "experts",
         "free",
         "hands",
+        "hidden",
         "hours",
+        "hpt",
         "k",
         "left",
         "limit",
         "live",
-        "plans",
+        "pool",
+        "ppt",
         "probs",
         "prot",
         "ranks",
         "receive",
         "role",
         "secs",
+        "seed",
         "semi_expert",
+        "static",
         "unseen",
     )
 
@@ -130,12 +146,22 @@ class _Light:
         self.role: tuple[int, ...] = ()
         """Article index each seat is expert on, -1 for the administrator."""
         self.hands: list[list[int]] = []
+        """The cards of each hand the planning seat can name: all of its own, some of the others'."""
+        self.hidden: tuple[int, ...] = ()
+        """How many cards of each hand the planning seat cannot name."""
         self.secs: list[int] = []
         self.probs: list[list[int]] = []
         self.prot: list[int] = []
         """0 none, 1 semi, 2 full."""
         self.unseen: list[int] = []
-        """Unseen cards (the deck, as a set) counted by slot."""
+        """Cards the planning seat has not seen (the deck and the others' cards it cannot name) by slot."""
+        self.pool: tuple[int, ...] = ()
+        """The unseen cards themselves, in order of number."""
+        self.hpt = 4
+        self.ppt = 2
+        """Hours a turn and problems a turn."""
+        self.seed = 0
+        """Where this seat's samples of the unseen cards start (from public facts only)."""
         self.cur = 0
         self.hours = 0
         self.left = 0
@@ -143,6 +169,8 @@ class _Light:
         self.limit: int | None = None
         self.admin_pays = True
         self.semi_expert = True
+        self.static: tuple[object, ...] = ()
+        """What decides ``free``, ``experts`` and ``ranks`` (the key of ``_SEATS``)."""
         self.free: tuple[tuple[bool, ...], ...] = ()
         """Whether seat j writes sections of article a without paying."""
         self.experts: tuple[int, ...] = ()
@@ -157,14 +185,12 @@ class _Light:
         """``cost(j, a)`` for every seat and article."""
         self.cheapest: list[int] = []
         """The least any seat pays to fix a problem of each article."""
-        self.plans: dict[tuple[int, ...], list[list[tuple[int, int, float]]]] = {}
-        """``_Table.plans`` by the sections each article lacks (shared by copies)."""
-        self.receive: dict[tuple[int, ...], float] = {}
-        """``_Table.receive_gain`` by seat, slot, size of its hand and sections lacking (one turn; shared)."""
+        self.receive: dict[tuple[int, ...], dict[int, float]] = {}
+        """``_Table.receive_gain`` by giver, receiver, sections lacking and the receiver's hand, then slot (shared)."""
 
     def setup(self) -> None:
         """Work out ``free``, ``experts``, ``live``, ``counts`` and the costs from the rest."""
-        static = (self.role, self.admin, self.admin_pays, self.semi_expert)
+        static = self.static = (self.role, self.admin, self.admin_pays, self.semi_expert)
         seats = _SEATS.get(static)
         if seats is None:
             if len(_SEATS) > 64:
@@ -197,21 +223,32 @@ class _Light:
         self.cheapest = [min(_COST[prot[a]][r[a]] for r in self.ranks) for a in range(_N)]
 
     @classmethod
-    def of(cls, state: WikipediaState) -> _Light:
+    def of(cls, state: WikipediaState, seat: int | None = None) -> _Light:
+        """What seat ``seat`` (by default the one to play) sees of ``state``: its hand, never the others'."""
         light = cls()
+        viewer = state.current if seat is None else seat
         light.k = len(state.seats)
         light.admin = state.admin
         light.role = tuple(-1 if j == state.admin else _ART[r] for j, r in enumerate(state.roles))
-        light.hands = [list(h) for h in state.hands]
+        light.hands = [list(h) for h in seen_hands(state, viewer)]
+        light.hidden = tuple(len(h) - len(s) for h, s in zip(state.hands, light.hands, strict=True))
         light.secs = [len(p.sections) for p in state.pages]
         light.probs = [list(p.problems) for p in state.pages]
         light.prot = [_PROTECTION_CODE[p.protection] for p in state.pages]
-        light.unseen = _count(state.deck)
-        light.cur = state.current
+        pool = list(state.deck)
+        for j in range(light.k):
+            if j != viewer:
+                pool.extend(state.hidden_from(viewer, j))
+        light.pool = tuple(sorted(pool))
+        light.unseen = _count(pool)
+        light.seed = state.turn * 1000 + state.actions
+        light.cur = viewer
         light.hours = state.hours
         options = state.options
         light.left = len(state.deck) // options.problems_per_turn
         light.limit = options.hand_limit
+        light.hpt = options.hours_per_turn
+        light.ppt = options.problems_per_turn
         light.admin_pays = options.administrator_pays
         light.semi_expert = options.expert_instant_on_semi
         light.setup()
@@ -223,16 +260,22 @@ class _Light:
         light.admin = self.admin
         light.role = self.role
         light.hands = [h[:] for h in self.hands]
+        light.hidden = self.hidden
         light.secs = self.secs[:]
         light.probs = [p[:] for p in self.probs]
         light.prot = self.prot[:]
         light.unseen = self.unseen
+        light.pool = self.pool
+        light.hpt = self.hpt
+        light.ppt = self.ppt
+        light.seed = self.seed
         light.cur = self.cur
         light.hours = self.hours
         light.left = self.left
         light.limit = self.limit
         light.admin_pays = self.admin_pays
         light.semi_expert = self.semi_expert
+        light.static = self.static
         light.free = self.free
         light.experts = self.experts
         light.ranks = self.ranks
@@ -240,7 +283,6 @@ class _Light:
         light.counts = [c[:] for c in self.counts]
         light.costs = self.costs
         light.cheapest = self.cheapest
-        light.plans = self.plans
         light.receive = self.receive
         return light
 
@@ -262,7 +304,7 @@ class _Light:
         return self.role[j] != a
 
     def room(self, j: int) -> bool:
-        return self.limit is None or len(self.hands[j]) < self.limit
+        return self.limit is None or len(self.hands[j]) + self.hidden[j] < self.limit
 
     def protectable(self, a: int) -> bool:
         """Whether the administrator could protect ``a`` now (``rules.protection_for``)."""
@@ -359,6 +401,14 @@ class Tactics:
     """Weight of how scarce a card's kind is when choosing what to pay with."""
     pack_hours: int = 2
     """With at most this many hours left, take a two-hour fix rather than strand the last hour."""
+    search_turns: int = 3
+    """While at most this many turns can start after this one, each turn's first move is chosen by look-ahead."""
+    search_samples: int = 3
+    """Samples of the unseen cards the look-ahead plays the rest of the game out on (0: no look-ahead)."""
+    search_gifts: int = 3
+    """How many gifts, the most useful first, the look-ahead tries as a first move."""
+    search_reach: int = 0
+    """Sections missing beyond one a turn still to come (this one included) past which the look-ahead gives up."""
 
 
 TACTICS: dict[int, Tactics] = {
@@ -373,8 +423,16 @@ TACTICS: dict[int, Tactics] = {
         endgame=2,
         endgame_give=0.5,
     ),
-    3: Tactics(give_first=1.0, fix_urgency=0.3, cheapest_bonus=2.0, endgame=2, endgame_give=1.3),
-    4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=1.3),
+    3: Tactics(
+        give_first=1.0,
+        fix_urgency=0.3,
+        cheapest_bonus=2.0,
+        endgame=2,
+        endgame_give=1.3,
+        search_samples=4,
+        search_gifts=4,
+    ),
+    4: Tactics(expert_writes=5, support_weight=0.8, endgame=3, endgame_give=2.0),
     5: Tactics(
         pay_threshold=3.0,
         give_delay=0.05,
@@ -386,7 +444,18 @@ TACTICS: dict[int, Tactics] = {
         endgame_give=1.3,
     ),
 }
-"""What self-play found best for each number of players (cards are scarcer, hours less so, with fewer)."""
+"""What self-play found best for each number of players (cards are scarcer, hours less so, with fewer).
+
+The look-ahead's effort trades wins for speed (``python -m bot selfplay`` keeps to about 200 games a
+second on two cores): three samples and three gifts, four of each at three players, where they win most.
+"""
+
+
+_CACHE = 4096
+_LATE: dict[tuple[object, ...], tuple[list[int], tuple[int, ...]]] = {}
+"""``_Table.cheapest`` and ``_Table.writers`` late in a game, by seats, seat to play, turns left and protection."""
+_PLANS: dict[tuple[object, ...], list[list[tuple[int, int, float]]]] = {}
+"""``_Table.plans`` by seats, the worth of a paid section and the sections each article lacks."""
 
 
 class _Table:
@@ -411,13 +480,23 @@ class _Table:
             self.cheapest = light.cheapest
             self.writers = light.experts
         else:
-            active = [j for j in range(k) if (j - i) % k <= self.turns_left]
-            self.cheapest = [min(self.costs[j][a] for j in active) for a in range(_N)]
-            self.writers = tuple(sum(1 for j in active if light.free[j][a] and j != light.admin) for a in range(_N))
+            key = (light.static, i, self.turns_left, *light.prot)
+            late = _LATE.get(key)
+            if late is None:
+                if len(_LATE) > _CACHE:
+                    _LATE.clear()
+                active = [j for j in range(k) if (j - i) % k <= self.turns_left]
+                cheapest = [min(self.costs[j][a] for j in active) for a in range(_N)]
+                writers = tuple(sum(1 for j in active if light.free[j][a] and j != light.admin) for a in range(_N))
+                late = _LATE[key] = (cheapest, writers)
+            self.cheapest, self.writers = late
         """The least any seat still to play pays to fix each article; experts still to play on each."""
-        plans = light.plans.get(tuple(self.need))
+        key = (light.static, tactics.paid_weight, *self.need)
+        plans = _PLANS.get(key)
         if plans is None:
-            plans = light.plans[tuple(self.need)] = self._plans()
+            if len(_PLANS) > _CACHE:
+                _PLANS.clear()
+            plans = _PLANS[key] = self._plans()
         self.plans = plans
         """Per seat: (article, sections it lacks, worth of one) for needy articles, free ones first."""
         self._slack: tuple[list[int], list[int], int] | None = None
@@ -536,25 +615,31 @@ class _Table:
         best: tuple[float, int, int] | None = None
         if self.tactics.give and not self.last_turn:
             light = self.light
-            mine = self.base(self.i)
+            i, k, left = self.i, self.k, self.turns_left
+            mine = self.base(i)
             cards: dict[int, int] = {}
             for card in self.hand:
-                cards.setdefault(_SLOT[card], card)
-            keeps = {slot: mine - self.potential_without(self.i, card) for slot, card in cards.items()}
-            cache = light.receive
-            need = tuple(self.need)
+                if _SLOT[card] not in cards:
+                    cards[_SLOT[card]] = card
+            keeps = [(slot, card, mine - self.potential_without(i, card)) for slot, card in cards.items()]
+            receive = light.receive
             delay = self.tactics.give_delay
-            for to in range(self.k):
-                if to == self.i or not self.reachable(to) or not light.room(to):
+            need = self.need
+            for to in range(k):
+                if to == i or (to - i) % k > left or not light.room(to):
                     continue
-                size = len(light.hands[to])
-                late = delay * ((to - self.i) % self.k)
-                for slot, card in cards.items():
-                    key = (to, slot, size, *need)
-                    gain = cache.get(key)
+                key = (i, to, *need, *self.counts[to])
+                cache = receive.get(key)
+                if cache is None:
+                    if len(receive) > _CACHE:
+                        receive.clear()
+                    cache = receive[key] = {}
+                late = delay * ((to - i) % k)
+                for slot, card, keep in keeps:
+                    gain = cache.get(slot)
                     if gain is None:
-                        gain = cache[key] = self.receive_gain(card, to)
-                    gain -= keeps[slot] + late
+                        gain = cache[slot] = self.receive_gain(card, to)
+                    gain -= keep + late
                     if best is None or gain > best[0]:
                         best = (gain, card, to)
         self._gift = best
@@ -603,12 +688,12 @@ class GreedyEditor:
         if state.outcome is not Outcome.PLAYING:
             return EndTurn()
         planned = self._planned.pop((state.seats, state.turn, state.actions), None)
-        if planned is not None and planned[0] is state.options and planned[1] == _table_of(state):
+        me = state.seats.index(seat)
+        if planned is not None and planned[0] is state.options and planned[1] == _table_of(state, me):
             return planned[2]
-        light = _Light.of(state)
-        light.cur = state.seats.index(seat)
+        light = _Light.of(state, me)
         tactics = self.tactics or TACTICS.get(light.k) or Tactics()
-        acts = plan_turn(light.copy(), tactics)
+        acts = plan(light, tactics)
         if len(self._planned) > 256:
             self._planned.clear()
         self._remember(state, light, acts)
@@ -632,13 +717,18 @@ class GreedyEditor:
             self._planned[state.seats, state.turn, actions] = (state.options, table, _action(state, acts[n]))
 
 
-def _table_of(state: WikipediaState) -> tuple[object, ...]:
+def seen_hands(state: WikipediaState, seat: int) -> tuple[tuple[int, ...], ...]:
+    """Every hand as ``seat`` knows it: its own whole, of the others the cards it can name."""
+    return tuple(state.known_to(seat, j) for j in range(len(state.seats)))
+
+
+def _table_of(state: WikipediaState, seat: int) -> tuple[object, ...]:
     """What of ``state`` a planned move relies on (compared with what ``_remember`` expected)."""
     return (
         state.roles,
         len(state.deck),
         state.hours,
-        state.hands,
+        seen_hands(state, seat),
         tuple(p.problems for p in state.pages),
         tuple((len(p.sections), _PROTECTION_CODE[p.protection]) for p in state.pages),
     )
@@ -660,12 +750,211 @@ def _action(state: WikipediaState, act: _Act) -> WikipediaAction:
 # --- planning a turn --------------------------------------------------------------------------
 
 
+def plan(light: _Light, tactics: Tactics) -> list[_Act]:
+    """The moves of the seat to play for the rest of its turn (``light`` is left as it was).
+
+    In the last turns (``Tactics.search_turns``) the greedy plan is weighed against plans that start
+    with another move, by playing the rest of the game out on samples of the unseen cards.
+    """
+    acts = plan_turn(light.copy(), tactics)
+    if not 1 <= light.left <= tactics.search_turns or not tactics.search_samples:
+        return acts
+    if _hopeless(light, tactics):
+        return acts
+    return plan_search(light, tactics, acts)
+
+
+def plan_search(light: _Light, tactics: Tactics, greedy: list[_Act]) -> list[_Act]:
+    """Of the greedy plan and the plans that start with each other move, the one that wins most often.
+
+    Each plan is played to the end of the turn, then the rest of the game is played by the greedy
+    editor at every seat, once for each sample of the cards this seat has not seen (the same
+    samples for every plan). A plan that wins this turn is taken at once; ties go to the greedy plan.
+    """
+    plans: list[tuple[list[_Act], _Light]] = []
+    ends: set[tuple[object, ...]] = set()
+    for first in (None, *_first_moves(light, tactics, greedy[0])):
+        after = light.copy()
+        if first is None:
+            acts = greedy
+            won = False
+            for act in acts:
+                if act[0] == _END:
+                    break
+                if after.apply(act):
+                    won = True
+                    break
+        else:
+            won = after.apply(first)
+            acts = [first]
+            if not won and first[0] != _END and after.hours > 0:
+                acts.extend(plan_turn(after, tactics))
+                won = after.won()
+        if won:
+            return acts
+        key = _state_key(after)
+        if key in ends:
+            continue
+        ends.add(key)
+        plans.append((acts, after))
+    if len(plans) == 1:
+        return greedy
+    rng = random.Random(light.seed)
+    deals = [_deal(light, rng) for _ in range(tactics.search_samples)]
+    greedy_wins = sum(_rollout(plans[0][1], hidden, deck, tactics) for hidden, deck in deals)
+    if greedy_wins == len(deals):
+        return greedy
+    best = (greedy_wins, greedy)
+    for acts, after in plans[1:]:
+        wins = 0
+        for n, (hidden, deck) in enumerate(deals):
+            if wins + len(deals) - n <= best[0]:
+                break
+            wins += _rollout(after, hidden, deck, tactics)
+        if wins > best[0]:
+            best = (wins, acts)
+            if wins == len(deals):
+                break
+    return best[1]
+
+
+def _state_key(light: _Light) -> tuple[object, ...]:
+    """What of a table the rest of the game depends on, the same whatever order the turn's moves came in."""
+    return (
+        tuple(tuple(c) for c in light.counts),
+        tuple(tuple(sorted(p)) for p in light.probs),
+        tuple(light.secs),
+        tuple(light.prot),
+    )
+
+
+def _first_moves(light: _Light, tactics: Tactics, skip: _Act) -> list[_Act]:
+    """The moves worth trying first but ``skip``: each kind of fix and section, protection, the best gifts."""
+    i = light.cur
+    hand = light.hands[i]
+    out: list[_Act] = []
+    seen: set[tuple[int, ...]] = set()
+    if light.room(i):
+        row = light.costs[i]
+        for a in range(_N):
+            if row[a] <= light.hours:
+                for card in light.probs[a]:
+                    key: tuple[int, ...] = (_FIX, _SLOT[card])
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((_FIX, card))
+    for fact in hand:
+        if _KIND[fact] != _FACT:
+            continue
+        a = _ART[fact]
+        pays = light.pays(i, a)
+        for support in hand:
+            if support == fact or not _supports(support, a):
+                continue
+            payments = [c for c in hand if c not in (fact, support)] if pays else [0]
+            for payment in payments:
+                key = (_SECTION, _SLOT[fact], _SLOT[support], _SLOT[payment] if payment else -1)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((_SECTION, fact, support, payment))
+    if i == light.admin and tactics.protect:
+        out.extend((_PROTECT, a) for a in range(_N) if light.protectable(a))
+    if tactics.search_gifts and tactics.give:
+        t = _Table(light.copy(), tactics)
+        mine = t.base(i)
+        gifts: list[tuple[float, int, int]] = []
+        for to in range(light.k):
+            if to == i or not t.reachable(to) or not light.room(to):
+                continue
+            for card in hand:
+                key = (_GIVE, _SLOT[card], to)
+                if key not in seen:
+                    seen.add(key)
+                    gain = t.receive_gain(card, to) - mine + t.potential_without(i, card)
+                    gifts.append((-gain, card, to))
+        gifts.sort()
+        out.extend((_GIVE, card, to) for _, card, to in gifts[: tactics.search_gifts])
+    return [act for act in out if act != skip]
+
+
+def _deal(light: _Light, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """A guess at the cards this seat has not seen: the others' hidden cards and the deck in order.
+
+    Drawn from the unseen cards only, by a generator seeded with public facts, so that neither the
+    order of the deck nor anyone's hidden cards can change the guess.
+    """
+    cards = list(light.pool)
+    rng.shuffle(cards)
+    hidden: list[list[int]] = []
+    n = 0
+    for j in range(light.k):
+        h = light.hidden[j] if j != light.cur else 0
+        hidden.append(cards[n : n + h])
+        n += h
+    return hidden, cards[n:]
+
+
+def _rollout(after: _Light, hidden: list[list[int]], deck: list[int], tactics: Tactics) -> bool:
+    """Whether the greedy editors win from the end of this turn, with these hidden cards and this deck."""
+    light = after.copy()
+    for j, cards in enumerate(hidden):
+        if cards:
+            light.hands[j].extend(cards)
+            _count(cards, light.counts[j])
+    light.hidden = (0,) * light.k
+    light.unseen = _count(deck)
+    ppt = light.ppt
+    top = 0
+    while True:
+        if len(deck) - top < ppt:
+            return False
+        for card in deck[top : top + ppt]:
+            light.probs[_ART[card]].append(card)
+            light.unseen[_SLOT[card]] -= 1
+        top += ppt
+        light.cur = (light.cur + 1) % light.k
+        light.hours = light.hpt
+        light.left = (len(deck) - top) // ppt
+        if _hopeless(light, tactics, everyone=False):
+            return False
+        if not light.left:
+            return can_finish(light)
+        plan_turn(light, tactics)
+        if light.won():
+            return True
+
+
+def _hopeless(light: _Light, tactics: Tactics, *, everyone: bool = True) -> bool:
+    """Whether more sections are missing than the turns left could plausibly write (the look-ahead gives up).
+
+    Each turn still to come (this one included) is reckoned good for one section, on top of those that
+    the hands known to this seat (or only the hand of the seat to play) could write at once.
+    """
+    need = [GA_SECTIONS - n if n < GA_SECTIONS else 0 for n in light.secs]
+    missing = sum(need)
+    reach = light.left + 1 + tactics.search_reach
+    if missing <= reach:
+        return False
+    for counts in light.counts if everyone else (light.counts[light.cur],):
+        links = counts[_LINKS] + counts[_LINKS + 1] + counts[_LINKS + 2] + counts[_LINKS + 3]
+        for a in range(_N):
+            if need[a] and counts[a]:
+                facts = min(counts[a], need[a])
+                ready = min(facts, counts[_SOURCES + a])
+                if ready < facts:
+                    linked = min(facts - ready, links - counts[_LINKS + a])
+                    if linked > 0:
+                        ready += linked
+                        links -= linked
+                reach += ready
+        if missing <= reach:
+            return False
+    return True
+
+
 def plan_turn(light: _Light, tactics: Tactics, *, pack: bool = True) -> list[_Act]:
     """The moves of the current seat for the rest of its turn (``light`` is changed)."""
     acts: list[_Act] = []
-    if pack:
-        light.receive = {}
-        light.plans = {}
     while light.hours > 0:
         act = _choose(light, tactics)
         if pack and tactics.pack_hours and 2 <= light.hours <= tactics.pack_hours and _quick(light, act):
@@ -687,7 +976,6 @@ def _packed(light: _Light, tactics: Tactics, act: _Act) -> _Act:
     if slow is None or light.costs[light.cur][_ART[slow[1]]] != 2:
         return act
     trial = light.copy()
-    trial.receive = {}
     if trial.apply(act):
         return act
     plan_turn(trial, tactics, pack=False)
@@ -735,24 +1023,25 @@ def _finish(t: _Table) -> _Act | None:
     costs = [(row[a], c) for a in range(_N) for c in light.probs[a]]
     if not need:
         return (_FIX, min(costs)[1]) if costs else None
-    win = _winning_sections(t, [c for _, c in costs])
+    win = _winning_sections(light, t.need, [c for _, c in costs])
     if win is None:
         return None
     return (_FIX, min(costs)[1]) if costs else win[0]
 
 
-def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
-    """Sections for every article short of a GA from the hand and ``extra`` cards, or None."""
-    light = t.light
-    if light.limit is not None and len(t.hand) + len(extra) > light.limit:
+def _winning_sections(light: _Light, need: list[int], extra: list[int]) -> list[_Act] | None:
+    """Sections for every article short of a GA from the current hand and ``extra`` cards, or None."""
+    i = light.cur
+    hand = light.hands[i]
+    if light.limit is not None and len(hand) + len(extra) > light.limit:
         return None
-    cards = [*t.hand, *extra]
-    needy = [a for a in range(_N) if t.need[a]]
+    cards = [*hand, *extra]
+    needy = [a for a in range(_N) if need[a]]
     for order in permutations(needy):
         pool = cards[:]
         out: list[_Act] = []
         for a in order:
-            for _ in range(t.need[a]):
+            for _ in range(need[a]):
                 fact = next((c for c in pool if _KIND[c] == _FACT and _ART[c] == a), None)
                 if fact is None:
                     break
@@ -762,7 +1051,7 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
                     links = [c for c in pool if _KIND[c] == _LINK and _ART[c] != a]
                     if not links:
                         break
-                    support = max(links, key=lambda c: t.need[_ART[c]])
+                    support = max(links, key=lambda c: need[_ART[c]])
                 pool.remove(support)
                 out.append((_SECTION, fact, support, 0))
             else:
@@ -771,7 +1060,7 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
         else:
             paid: list[_Act] = []
             for sec in out:
-                if light.pays(t.i, _ART[sec[1]]):
+                if light.pays(i, _ART[sec[1]]):
                     if not pool:
                         break
                     paid.append((_SECTION, sec[1], sec[2], pool.pop()))
@@ -780,6 +1069,21 @@ def _winning_sections(t: _Table, extra: list[int]) -> list[_Act] | None:
             else:
                 return paid
     return None
+
+
+def can_finish(light: _Light) -> bool:
+    """Whether the seat to play can win within its hours, from its hand and the problems on the table."""
+    if light.won():
+        return True
+    if not light.room(light.cur):
+        return False
+    need = [GA_SECTIONS - n if n < GA_SECTIONS else 0 for n in light.secs]
+    row = light.costs[light.cur]
+    if sum(need) + sum(row[a] * len(light.probs[a]) for a in range(_N)) > light.hours:
+        return False
+    if not any(need):
+        return True
+    return _winning_sections(light, need, [c for p in light.probs for c in p]) is not None
 
 
 def _free_fix(t: _Table) -> _Act | None:

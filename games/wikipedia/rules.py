@@ -52,6 +52,14 @@ MIN_SEATS = 2
 MAX_SEATS = 5
 MAX_SEAT_NAME = 100
 _ALL_SET = frozenset(ALL_CARDS)
+_SOUND_SECTIONS = frozenset(
+    (ARTICLE_OF[fact], fact, support)
+    for fact in ALL_CARDS
+    if is_fact(fact)
+    for support in ALL_CARDS
+    if supports(support, ARTICLE_OF[fact])
+)
+"""Every section the rules allow, as (article index, fact, support)."""
 
 
 # --- setting up -------------------------------------------------------------------------------
@@ -83,6 +91,7 @@ def new_game(seats: Sequence[str], options: WikipediaOptions | None, rng: random
         roles=roles,
         admin=admin,
         hands=hands,
+        known=tuple(tuple(() for _ in range(k)) for _ in range(k)),
         deck=tuple(deck[dealt:]),
         pages=blank_pages(),
         current=admin,
@@ -324,6 +333,7 @@ def apply(
         new_page = page.model_copy(update={"sections": (*page.sections, section)})
         update["pages"] = _replace_page(state.pages, touched, new_page)
         update["hands"] = _replace(state.hands, i, _without(state.hands[i], *gone))
+        _shown(state, update, i, gone)
         if action.payment is not None:
             update["discard"] = (*state.discard, action.payment)
         events.append(
@@ -335,6 +345,10 @@ def apply(
         new_page = page.model_copy(update={"problems": _without(page.problems, action.card)})
         update["pages"] = _replace_page(state.pages, touched, new_page)
         update["hands"] = _replace(state.hands, i, (*state.hands[i], action.card))
+        if state.known is not None:
+            update["known"] = tuple(
+                row if v == i else _replace(row, i, (*row[i], action.card)) for v, row in enumerate(state.known)
+            )
         events.append(ProblemFixed(name, action.card, page.article, cost, hours))
     elif isinstance(action, Protect):
         index = action.article.position
@@ -348,6 +362,8 @@ def apply(
         to = state.seats.index(action.to)
         hands = _replace(state.hands, i, _without(state.hands[i], action.card))
         update["hands"] = _replace(hands, to, (*hands[to], action.card))
+        if state.known is not None:
+            update["known"] = _known_after_gift(state.known, i, to, action.card)
         events.append(CardGiven(name, action.to, action.card, hours))
     else:
         events.append(HoursPassed(name, cost, hours))
@@ -364,6 +380,28 @@ def apply(
         new, started = begin_turn(new, (i + 1) % len(state.seats), state.turn + 1)
         events.extend(started)
     return new, tuple(events)
+
+
+def _shown(state: WikipediaState, update: dict[str, object], seat: int, cards: tuple[int, ...]) -> None:
+    """Cards played face up from ``seat``'s hand are no longer there for anyone to name."""
+    known = state.known
+    if known is not None and any(c in row[seat] for row in known for c in cards):
+        update["known"] = tuple(_replace(row, seat, _without(row[seat], *cards)) for row in known)
+
+
+def _known_after_gift(
+    known: tuple[tuple[tuple[int, ...], ...], ...], giver: int, to: int, card: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Who can name what once ``giver`` has handed ``card`` to ``to`` (the others learn only that a card went)."""
+    rows = []
+    for v, row in enumerate(known):
+        if v == giver:
+            rows.append(_replace(row, to, (*row[to], card)))
+        elif v == to:
+            rows.append(_replace(row, giver, _without(row[giver], card)))
+        else:
+            rows.append(_replace(row, giver, ()))
+    return tuple(rows)
 
 
 # --- listing ----------------------------------------------------------------------------------
@@ -422,6 +460,22 @@ def all_cards(state: WikipediaState) -> list[int]:
     return cards
 
 
+def _knowledge_holds(known: tuple[tuple[tuple[int, ...], ...], ...], hands: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether every card a seat is said to know of another hand is in that hand (and none of its own)."""
+    k = len(hands)
+    if len(known) != k:
+        return False
+    for v, row in enumerate(known):
+        if len(row) != k or row[v]:
+            return False
+        for j, cards in enumerate(row):
+            hand = hands[j]
+            for card in cards:
+                if card not in hand:
+                    return False
+    return True
+
+
 def invariants(state: WikipediaState) -> list[str]:
     """What is inconsistent in ``state``; empty when every rule of the table holds."""
     out: list[str] = []
@@ -452,7 +506,7 @@ def invariants(state: WikipediaState) -> list[str]:
     for index, page in enumerate(state.pages):
         for s in page.sections:
             fact, support = s.fact, s.support
-            if KIND_OF.get(fact) is not Kind.FACT or ARTICLE_OF[fact] != index or not supports(support, index):
+            if (index, fact, support) not in _SOUND_SECTIONS:
                 out.append(f"{page.article.label} has a section that breaks the rules: #{fact} with #{support}")
         strays = [c for c in page.problems if ARTICLE_OF.get(c) != index]
         out.extend(f"problem #{c} lies on {page.article.label} but names another article" for c in strays)
@@ -461,7 +515,7 @@ def invariants(state: WikipediaState) -> list[str]:
             n = len(page.sections)
             if n < (GA_SECTIONS if protection is Protection.SEMI else FA_SECTIONS):
                 out.append(f"{page.article.label} is {protection.value}-protected with only {n} sections")
-    finished = all(p.grade is not Grade.DRAFT for p in state.pages)
+    finished = all(not p.problems and len(p.sections) >= GA_SECTIONS for p in state.pages)
     hpt = state.options.hours_per_turn
     if state.outcome is Outcome.PLAYING:
         if not 1 <= state.hours <= hpt:
@@ -472,6 +526,8 @@ def invariants(state: WikipediaState) -> list[str]:
         out.append("the game is won but not every article is a GA or FA")
     elif state.outcome is Outcome.LOST and len(state.deck) >= state.options.problems_per_turn:
         out.append(f"the game is lost with {len(state.deck)} cards still in the deck")
+    if state.known is not None and not _knowledge_holds(state.known, state.hands):
+        out.append("a seat is said to know a card that is not in that hand")
     limit = state.options.hand_limit
     if limit is not None and any(len(h) > limit for h in state.hands):
         out.append(f"a hand holds more than {limit} cards")

@@ -54,9 +54,9 @@ class WikipediaOptions(_Value):
         default=True, description="the administrator, being nobody's expert, pays a card for every section"
     )
     expert_instant_on_semi: bool = Field(
-        default=True,
-        description="on a semi-protected article its expert fixes instantly (one hour less than one hour);"
-        " off: only the administrator is instant there and everyone else takes an hour",
+        default=False,
+        description="on: a semi-protected GA's expert fixes it instantly too; off (as the text says):"
+        " only the administrator does, everyone else takes an hour",
     )
 
 
@@ -116,6 +116,25 @@ class WikipediaState(_Value):
     """Actions applied so far."""
     drawn: tuple[int, ...] = ()
     """The problems turned up at the start of the current turn."""
+    known: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+    """``known[v][j]``: the cards of seat ``j``'s hand that seat ``v`` can name (``known[j][j]`` is empty).
+
+    A card picked up from an article is named to everyone. The thread says who gave whom a card but
+    not which: the giver knows where its card went and the receiver which card left the giver, while
+    the others can no longer name any card the giver holds. Cards dealt face down are named to nobody
+    but their holder. None in a game stored before this was kept: then nobody can name another's card.
+    """
+
+    def known_to(self, viewer: int, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that ``viewer`` can name (all of them when it is its own)."""
+        if viewer == seat:
+            return self.hands[seat]
+        return () if self.known is None else self.known[viewer][seat]
+
+    def hidden_from(self, viewer: int, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that ``viewer`` cannot name."""
+        named = self.known_to(viewer, seat)
+        return tuple(c for c in self.hands[seat] if c not in named)
 
     def page(self, article: Article | int) -> Page:
         return self.pages[article if isinstance(article, int) else article.position]

@@ -135,8 +135,8 @@ article. The section joins the fact's article. The article's expert plays it for
 the administrator included, also discards one other card from hand.
 - *Fix a problem*: take a problem card off its article into your hand (this is how cards reach the \
 hands). It costs 1 hour for the administrator and that article's expert, 2 hours for the others. On \
-a semi-protected article it costs one hour less: nothing for the administrator and the expert, 1 \
-hour for the others. On a fully protected article it costs nothing for anyone.
+a semi-protected article it is quicker: nothing for the administrator, one hour for everyone else \
+(the article's expert included). On a fully protected article it costs nothing for anyone.
 - *Protect* (administrator only): semi-protect an article that is a GA now, or fully protect one \
 that is an FA now (a semi-protected article can be upgraded once it is an FA).
 - *Give* one card from your hand to another player.
@@ -153,11 +153,13 @@ for the payment.
 - Protection stays on an article when problems land on it again; that is what makes it worth having \
 (problems are never prevented, only cleared faster). Sections are never lost, so a protected article \
 keeps the sections its protection needs.
-- Fixing costs one hour less on a semi-protected article for everybody, so the expert is instant there \
-too [expert_instant_on_semi; off: only the administrator is instant].
+- On a semi-protected article the administrator fixes at once and everyone else, its expert \
+included, in one hour, as the original text says [expert_instant_on_semi: on, the expert is instant too].
 - The administrator counts as nobody's expert and pays for every section [administrator_pays].
 - Hands have no size limit [hand_limit].
-- Giving needs no consent from the receiver, and only the player whose turn it is gives.
+- Giving needs no consent from the receiver, and only the player whose turn it is gives; the thread \
+names the two players, not the card. Computer players know only what their seat may: their hand, the \
+problems others picked up, their own gifts.
 - `pass` spends one hour; `end` spends all the hours left.
 - If the deck holds fewer cards than a turn needs, no card is turned up and the game is lost at once.
 - The number of hours [hours_per_turn], problems per turn [problems_per_turn] and starting cards \
