@@ -30,7 +30,7 @@ def card_said(state: BattleState, card: int, lang: str = "en") -> str:
     """A card as a proposal names it: by name when public, else only where it is."""
     if hidden(state, card):
         owner = state.seats[state.card(card).owner]
-        return t(lang, "adj.hidden", seat=owner, zone=t(lang, f"zone.{zone_of(state, card)}"))
+        return t(lang, "adj.hidden", seat=owner, zone=t(lang, f"where.{zone_of(state, card)}"))
     return f"{state.name(card)} #{card}"
 
 

@@ -223,7 +223,7 @@ def parse(state: BattleState, seat: str, text: str, players: PlayerResolver | No
             return Dispute()
         if callable(member):
             return Dispute(judge=str(member(rest.split())))
-        mention = re.fullmatch(r"<@!?(\d+)>", rest)
+        mention = re.fullmatch(r"<@!?([^>\s]+)>", rest)
         if mention is not None:
             return Dispute(judge=mention.group(1))
         return Dispute(judge=rest.removeprefix("@"))

@@ -151,6 +151,7 @@ def resolve(
         if effect.name == "discard" and trigger in {"death", "turn"} and effect.chooser != "random":
             effect = effect.model_copy(update={"chooser": "random"})  # nobody is asked in the middle of things
         paused = _one(run, caster, effect, x=x, targets=targets)
+        run.deaths()
         if paused is not None:
             run.update(
                 choice=paused.model_copy(

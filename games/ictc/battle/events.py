@@ -57,5 +57,5 @@ def said(key: str, count: int | None = None, **fields: object) -> Said:
     return Said(key, tuple((k, str(v)) for k, v in fields.items()), count)
 
 
-def told(seat: str, key: str, count: int | None = None, **fields: object) -> Told:
-    return Told(frozenset({seat}), key, tuple((k, str(v)) for k, v in fields.items()), count)
+def told(to: str, key: str, count: int | None = None, **fields: object) -> Told:
+    return Told(frozenset({to}), key, tuple((k, str(v)) for k, v in fields.items()), count)

@@ -14,6 +14,7 @@ a disputed one for its judge (a member without a seat, ``referee_seat``). Anyone
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 
@@ -169,7 +170,26 @@ def deal(
 
 
 def start_of(state: BattleState) -> BattleState:
-    """The battle as it was dealt (the start of every replay and undo)."""
+    """The battle where its history starts (the start of every replay and undo): as dealt, or as set up."""
+    origin = state.origin
+    if origin is not None:
+        blank = BattleState(
+            options=state.options,
+            seats=state.seats,
+            seed=state.seed,
+            defs=state.defs,
+            cards=state.cards,
+            sides=origin.sides,
+        )
+        return blank.model_copy(
+            update={
+                "phase": origin.phase,
+                "active": origin.active,
+                "turn": origin.turn,
+                "first": origin.first,
+                "origin": origin,
+            }
+        )
     names = tuple(s.deck_name for s in state.sides)
     owners = tuple(s.owner for s in state.sides)
     return deal(
@@ -478,7 +498,9 @@ def _step(state: BattleState, i: int, action: BattleAction) -> tuple[BattleState
     if undo_to is not None:
         return _undo(state, i, undo_to)
     _carry_out(run, i, action)
-    entry = Entry(seat=i, action=ACTION_ADAPTER.dump_json(action, exclude_defaults=True).decode())
+    entry = Entry(
+        seat=i, action=json.dumps({**action.model_dump(mode="json", exclude_defaults=True), "kind": action.kind})
+    )
     return _record(run, number, entry)
 
 

@@ -250,6 +250,16 @@ class Entry(_Value):
     timer: str = ""
 
 
+class Origin(_Value):
+    """Where the battle's history starts from (the deal, or a position set up by hand)."""
+
+    sides: tuple[Side, Side]
+    phase: Phase = Phase.CUT
+    active: int = 0
+    turn: int = 0
+    first: int = 0
+
+
 class Ending(StrEnum):
     HEALTH = "health"
     CONCEDED = "conceded"
@@ -285,6 +295,8 @@ class BattleState(_Value):
     flips: int = 0
     """Kitty flips made (each side flipped this many cards)."""
     undone: int = 0
+    origin: Origin | None = None
+    """Where ``history`` starts (None: the deal, rebuilt from ``seed``)."""
 
     # -- reading --
 
