@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from games.ictc.battle import balance, commands, invariants, legal, rules, views
 from games.ictc.battle.actions import ACTION_ADAPTER, BattleAction
+from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.state import SEATS, BattleOptions, BattleSetup, BattleState, Phase
 from games.ictc.battle.texts import t
 from games.ictc.starter import starter_set
@@ -133,8 +134,16 @@ class BattleEngine(EngineDefaults):
         return None
 
     def legal_actions(self, state: BattleState, seat: str) -> list[BattleAction]:
+        """The common moves, and the computer player's own pick among the many (which attackers, which blocks)."""
         i = state.seat_index(seat)
-        return legal.legal_actions(state, i) if i is not None else []
+        if i is None:
+            return []
+        found = legal.legal_actions(state, i)
+        if found:
+            pick = _ADVISOR.choose(state, seat, random.Random(0))
+            if pick not in found and legal.is_legal(state, i, pick):
+                found.insert(0, pick)
+        return found
 
     def check(self, state: BattleState, seat: str, action: BattleAction) -> None:
         rules.check(state, seat, action)
@@ -255,4 +264,5 @@ def kitty_outcomes(state: BattleState) -> tuple[Outcome, ...]:
     return (Outcome(state.seats[winner], KITTY, value),)
 
 
+_ADVISOR = Skirmisher()
 ENGINE = BattleEngine()

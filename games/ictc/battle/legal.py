@@ -34,6 +34,10 @@ from games.tables.engine import GameRuleError
 MAX_TARGET_SETS = 12
 
 
+def is_legal(state: BattleState, seat: int, action: BattleAction) -> bool:
+    return _legal(state, seat, action)
+
+
 def _legal(state: BattleState, seat: int, action: BattleAction) -> bool:
     try:
         rules.check_index(state, seat, action)

@@ -210,7 +210,8 @@ def awaiting(state: BattleState) -> frozenset[int]:
     if state.window is not None:
         return frozenset({state.window.seat})
     if state.phase is Phase.CUT:
-        return frozenset(i for i in range(SEATS) if not state.sides[1 - i].cut)
+        # one after the other: each cuts the other's deck
+        return frozenset(next(([i] for i in range(SEATS) if not state.sides[1 - i].cut), []))
     if state.phase in (Phase.POWER, Phase.ACTION, Phase.DISCARD):
         return frozenset({state.active})
     if state.phase is Phase.DEFEND:
