@@ -109,6 +109,8 @@ async def test_an_arranged_table_seats_everyone_with_what_they_bring_and_starts_
     log = await store.log(GUILD, table.name)
     assert [(e.kind, e.actor) for e in log] == [("open", "bob")], "one logged action, by who accepted"
     assert [p.kind for p in outcome.posts][:2] == ["opened", "lobby"]
+    assert "starts at once" in outcome.posts[1].text, "no `!join` and `!start` to ask for"
+    assert "!start" not in outcome.posts[1].text
     assert any(p.kind == "board" for p in outcome.posts)
     assert not any("pledge" in p.text.casefold() and p.public for p in outcome.posts), "a secret stays secret"
     again = await service.arrange(GUILD, BOB, "ballot", seats, at=T0, event_id="accepted")

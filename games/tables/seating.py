@@ -84,8 +84,10 @@ def open_table(action: OpenTable, at: datetime) -> Step:
         clocks_text(table),
         options_words(table),
         brought_text(table),
+        arranged=bool(action.others),
     )
-    return Step(table, (opened, *_noted(None, table), *_told(table, seats[0])))
+    told = tuple(event for seat in humans for event in _told(table, seat))
+    return Step(table, (opened, *_noted(None, table), *told))
 
 
 def _noted(before: Table | None, after: Table) -> tuple[TableEvent, ...]:
