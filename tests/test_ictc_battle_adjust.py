@@ -8,11 +8,13 @@ import random
 
 import pytest
 
+from games.ictc.battle.actions import Confirm, Dispute
+from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import Phase
 from games.ictc.battle.table import cr_of, zone_of
-from games.tables.engine import MODERATORS, IllegalActionError, NotYourTurnError, referee_seat
+from games.tables.engine import MODERATORS, IllegalActionError, NotYourTurnError, Timer, referee_seat
 
 from .battle_support import Moves, Zones, battle, made, number, starter
 
@@ -183,3 +185,28 @@ def test_an_undo_needs_the_other_player() -> None:
     with pytest.raises(NotYourTurnError):
         m.do("bob", "!end")
     assert cr_of(m.state, number(m.state, "Flame Hound", 0)) == 2
+
+
+def test_a_proposal_left_unanswered_is_dropped_when_the_turn_runs_out() -> None:
+    m = odd_battle()
+    m.do("alice", "!adj hp @bob -3")
+    assert ENGINE.late_text(m.state, "bob", "en") == "the proposal waiting for your answer is dropped"
+    late = ENGINE.on_timeout(m.state, Timer("turn:bob", 3600, "turn", "bob"), random.Random(0))
+    assert late is not None
+    m.state = late[0]
+    assert m.state.proposal is None
+    assert m.health(1) == 25, "nothing is carried out for someone who was away"
+    assert ENGINE.awaiting(m.state) == {"alice"}
+
+
+def test_the_computer_confirms_at_practice_and_takes_a_member_s_loss_to_a_judge() -> None:
+    m = odd_battle()
+    m.do("alice", "!adj hp @bob -3")
+    assert Skirmisher().choose(m.state, "bob", random.Random(0)) == Confirm(), "starter decks: nothing at stake"
+    sides = (m.state.sides[0].model_copy(update={"owner": "1"}), m.state.sides[1].model_copy(update={"owner": "2"}))
+    owned = m.state.model_copy(update={"sides": sides})
+    assert Skirmisher().choose(owned, "bob", random.Random(0)) == Dispute()
+    gift = Moves(owned)
+    gift.state = gift.state.model_copy(update={"proposal": None})
+    gift.do("alice", "!adj hp @bob +2")
+    assert Skirmisher().choose(gift.state, "bob", random.Random(0)) == Confirm()

@@ -22,6 +22,7 @@ from games.ictc.battle.actions import (
     DeclareAttack,
     DeclareBlocks,
     Discard,
+    Dispute,
     EndTurn,
     Pass,
     PlayCard,
@@ -42,7 +43,7 @@ class Skirmisher:
         if i is None:
             return Pass()
         if state.proposal is not None:
-            return Confirm()
+            return _answer(state, i)
         if state.choice is not None:
             return _discard_choice(state, i)
         if state.window is not None:
@@ -246,6 +247,22 @@ def _window(state: BattleState, i: int) -> BattleAction:
 def _incoming(state: BattleState, table: dict[int, list[str]], card: int) -> int:
     """Damage ``card`` would take if every Soldier fighting it gave it all."""
     return sum(cr_of(state, dealer) for dealer, victims in table.items() if str(card) in victims)
+
+
+# --- proposals --------------------------------------------------------------------------------------
+
+
+def _answer(state: BattleState, i: int) -> BattleAction:
+    """Confirm at practice; for a member's own deck (the computer plays for someone away), take what
+    costs that member health or cards before a judge instead of confirming it for them."""
+    proposal = state.proposal
+    if proposal is None or state.sides[i].owner is None or proposal.undo_to is not None:
+        return Confirm()
+    for adj in proposal.adjustments:
+        mine = adj.player == i or (adj.card is not None and state.card(adj.card).owner == i)
+        if mine and (adj.amount < 0 or adj.what in {"move", "discard", "tap"}):
+            return Dispute()
+    return Confirm()
 
 
 # --- discards ----------------------------------------------------------------------------------------

@@ -131,6 +131,15 @@ class BattleEngine(EngineDefaults):
         del rng
         if timer.key in {rules.window_key(state), rules.judge_key(state)}:
             return rules.timeout(state, timer.key)
+        answer = rules.answer_key(state)
+        if answer is not None and timer.kind == "turn" and timer.seat in self.awaiting(state):
+            return rules.timeout(state, answer)
+        return None
+
+    def late_text(self, state: BattleState, seat: str, lang: str) -> str | None:
+        """A proposal left unanswered is dropped; any other late turn is played by the computer."""
+        if rules.answer_key(state) is not None and seat in self.awaiting(state):
+            return t(lang, "late.proposal")
         return None
 
     def legal_actions(self, state: BattleState, seat: str) -> list[BattleAction]:

@@ -953,6 +953,13 @@ def window_key(state: BattleState) -> str | None:
     return f"flash:{state.undone}:{state.window.number}"
 
 
+def answer_key(state: BattleState) -> str | None:
+    """The proposal waiting for the opponent's answer (their turn clock running out drops it)."""
+    if state.proposal is None or state.proposal.disputed or state.over:
+        return None
+    return f"answer:{state.undone}:{state.proposal.number}"
+
+
 def judge_key(state: BattleState) -> str | None:
     if state.proposal is None or not state.proposal.disputed or state.over:
         return None
@@ -960,7 +967,8 @@ def judge_key(state: BattleState) -> str | None:
 
 
 def timeout(state: BattleState, key: str) -> tuple[BattleState, tuple[BattleEvent, ...]]:
-    """A deadline of the battle passed: a Flash window passes; a dispute nobody ruled on lapses."""
+    """A deadline of the battle passed: a Flash window passes; a proposal nobody answered, or a dispute
+    nobody ruled on, is dropped (never carried out for someone who was away)."""
     number = state.step
     run = Run(state, random.Random(f"{state.seed}:{number}"), on_death=effects.on_death)
     if key == window_key(state):
@@ -970,6 +978,10 @@ def timeout(state: BattleState, key: str) -> tuple[BattleState, tuple[BattleEven
     elif key == judge_key(state):
         run.update(proposal=None)
         run.say("proposal.lapsed")
+    elif key == answer_key(state):
+        proposal = must(state.proposal)
+        run.update(proposal=None)
+        run.say("proposal.unanswered", seat=run.seat(1 - proposal.by))
     else:
         return state, ()
     return _record(run, number, Entry(seat=TIMER_SEAT, timer=key))
