@@ -285,3 +285,25 @@ async def test_a_first_meeting_s_exclusions_leave_those_copies_out(sim: Sim) -> 
     assert len(names) == 28, "the deck's two Ember Bolts stay out of this first battle"
     said = await s.say("bob", "!card exclude @alice Ember Bolt")
     assert "battled before" in said[0].content
+
+
+async def test_practice_against_the_computer_with_starter_decks(sim: Sim) -> None:
+    s = sim
+    said = await s.say("alice", "!play ictc ai:1 deck:Tide")
+    assert any("the starter deck Tide" in x.content for x in said)
+    await s.say("alice", "!start", channel="ictc-1")
+    state = await s.battle()
+    decks = {state.seats[i]: side.deck_name for i, side in enumerate(state.sides)}
+    assert decks["alice"] == "Tide"
+    assert decks["AI-1"] in {"Ember", "Grove"}, "the computer brings a deck alice does not play"
+    assert all(side.owner is None for side in state.sides), "starter decks for practice: no kitty"
+    ai = Skirmisher()
+    for _ in range(200):
+        table = await s.table()
+        if table.status is not TableStatus.PLAYING:
+            break
+        state = await s.battle()
+        waiting = sorted(ENGINE.awaiting(state))
+        assert waiting == ["alice"], "the computer moves at once; only alice is ever waited for"
+        await s.say("alice", "!" + ENGINE.format_action(state, ai.choose(state, "alice", random.Random(0))), "ictc-1")
+    assert (await s.battle()).turn >= 3

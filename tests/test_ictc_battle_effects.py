@@ -56,6 +56,23 @@ def test_heal_a_player_beyond_the_start_and_a_soldier_s_damage() -> None:
     assert m.state.sides[0].gained == 3
 
 
+def test_heal_takes_damage_off_a_soldier() -> None:
+    m = run("heal(own_soldier, 2)", a=Zones(play=[WARDEN]))
+    warden = number(m.state, "Old Oak Warden")
+    m.state = m.state.model_copy(
+        update={
+            "sides": (
+                m.state.sides[0].model_copy(
+                    update={"play": (m.state.sides[0].play[0].model_copy(update={"damage": 3}),)}
+                ),
+                m.state.sides[1],
+            )
+        }
+    )
+    m.do("alice", f"!play Test Spell > #{warden}")
+    assert m.state.permanent(warden).damage == 1  # type: ignore[union-attr]
+
+
 def test_draw_and_a_discard_the_owner_chooses_after_drawing() -> None:
     m = run("draw(you, 2) & discard(you, 1, owner)", a=Zones(deck=[HOUND, THORN]))
     m.do("alice", "!play Test Spell")

@@ -36,10 +36,14 @@ def lines(
         counts[deck] = counts.get(deck, 0) + 1
     split = ", ".join(f"{deck} {100 * c / n:.1f}%" for deck, c in sorted(counts.items(), key=lambda kv: -kv[1]))
     out.append(f"  win split by deck: {split}  (a fair pairing: each near 50%)")
-    pairings: dict[str, int] = {}
-    for pairing in figures.get("pairing", ()):
-        pairings[str(pairing)] = pairings.get(str(pairing), 0) + 1
-    out.append("  pairings: " + ", ".join(f"{p} {c}" for p, c in sorted(pairings.items())))
+    by_pairing: dict[str, dict[str, int]] = {}
+    for pairing, winner in zip(figures.get("pairing", ()), won, strict=False):
+        tally = by_pairing.setdefault(str(pairing), {})
+        tally[winner] = tally.get(winner, 0) + 1
+    for pairing, tally in sorted(by_pairing.items()):
+        total = sum(tally.values())
+        split = ", ".join(f"{deck} {100 * c / total:.0f}%" for deck, c in sorted(tally.items(), key=lambda kv: -kv[1]))
+        out.append(f"  {pairing} ({total} games): {split}")
     first = [bool(v) for v in figures.get("first player won", ())]
     out.append(f"  first player won: {100 * sum(first) / n:.1f}%  (no edge: near 50%)")
     endings: dict[str, int] = {}
