@@ -307,3 +307,17 @@ async def test_practice_against_the_computer_with_starter_decks(sim: Sim) -> Non
         assert waiting == ["alice"], "the computer moves at once; only alice is ever waited for"
         await s.say("alice", "!" + ENGINE.format_action(state, ai.choose(state, "alice", random.Random(0))), "ictc-1")
     assert (await s.battle()).turn >= 3
+
+
+async def test_in_a_battle_s_thread_play_is_the_game_s_move_and_still_opens_no_table(sim: Sim) -> None:
+    s = sim
+    await s.say("alice", "!play ictc ai:1 deck:Ember")
+    await s.say("alice", "!start", channel="ictc-1")
+    await s.say("alice", "!cut", channel="ictc-1")
+    said = await s.say("alice", "!play ictc", channel="ictc-1")
+    assert "open a new table from a channel" in said[0].content
+    state = await s.battle()
+    if "alice" in ENGINE.awaiting(state):
+        card = state.sides[state.seats.index("alice")].hand[0]
+        said = await s.say("alice", f"!play #{card}", channel="ictc-1")
+        assert "open a new table" not in said[0].content
