@@ -15,6 +15,8 @@ from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
 from games.ictc.actions import CopyMove
+from games.ictc.arena import Arena
+from games.ictc.challenges import CHALLENGE_WORDS, is_challenge_command
 from games.ictc.commands import LIBRARY_WORDS, is_library_command
 from games.ictc.events import Note
 from games.ictc.service import LibraryService
@@ -212,7 +214,7 @@ ROUND_WORDS_IN_THREADS: frozenset[str] = (
         | {a for a, name in commands.ALIASES.items() if not commands.COMMANDS_BY_NAME[name].channels and name != "help"}
     )
     - TABLE_WORDS
-) | LIBRARY_WORDS | {"web"}
+) | LIBRARY_WORDS | CHALLENGE_WORDS | {"web"}
 """The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
@@ -234,6 +236,10 @@ class Router:
         """The card library (``!card``, ``!guild``, card copies in trades); None: not on this router."""
         self.web = web
         """``!web`` and ``!admin web``: the round's web record; None: those words are unknown here."""
+        self.arena = Arena(library, tables) if library is not None and tables is not None else None
+        """Challenges between members' decks, and the battles' kitties (``!challenge``)."""
+        if self.arena is not None and tables is not None:
+            tables.keep_ends(self.arena.ending)
 
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
@@ -418,6 +424,8 @@ class Router:
         """
         if self.tables is None or (not dm and not commands.is_command(content)):
             return None
+        if self.arena is not None and not dm and is_challenge_command(content):
+            return await self._challenge(guild, ctx, content, resolve, source_line)
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
         table_posts = await self.tables.command(
             guild,
@@ -433,6 +441,28 @@ class Router:
             dm=dm,
         )
         return None if table_posts is None else [table_post(p) for p in table_posts]
+
+    async def _challenge(
+        self,
+        guild: str,
+        ctx: Context,
+        content: str,
+        resolve: commands.MemberResolver | None,
+        source_line: int | None,
+    ) -> list[Post]:
+        """``!challenge``: the card library's decks meet at a battle's table (``games.ictc.arena``)."""
+        if self.arena is None:
+            return []
+
+        def bare(token: str) -> str:
+            raise BadInputError(f"`{token[:30]}` cannot be read here: write the member's @name")
+
+        try:
+            posts = await self.arena.command(guild, ctx, content, resolve or bare, source_line=source_line)
+        except LibraryConflictError:
+            conflict = ConflictError("the card library changed meanwhile; nothing was done, try again")
+            return [Post(error_text(conflict), error=True)]
+        return [table_post(p) for p in posts]
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         """Answer a query from the state, or carry out an action through the service."""

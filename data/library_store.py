@@ -136,6 +136,8 @@ class JoinedLibraryWrite:
     entry: LibraryLogEntry
     on_commit: Callable[[], None]
     done: bool = field(default=False)
+    notes: tuple[str, ...] = ()
+    """What to say once it is durable (a battle's kitty taken), for a store that posts it."""
 
     async def write(self, conn: aiosqlite.Connection) -> None:
         await _write(conn, self.guild, self.changes, self.entry)
@@ -227,10 +229,15 @@ class LibraryStore:
         return True
 
     def joined(
-        self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry, on_commit: Callable[[], None]
+        self,
+        guild: str,
+        changes: LibraryChanges,
+        entry: LibraryLogEntry,
+        on_commit: Callable[[], None],
+        notes: tuple[str, ...] = (),
     ) -> JoinedLibraryWrite:
         """The library's writes for another store's transaction (see ``JoinedLibraryWrite``)."""
-        return JoinedLibraryWrite(guild, changes, entry, on_commit)
+        return JoinedLibraryWrite(guild, changes, entry, on_commit, notes=notes)
 
     # -- the values the service hands back (it knows no SQL and imports nothing from here) --
 

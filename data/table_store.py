@@ -12,13 +12,14 @@ Two connections in WAL mode keep the two transaction streams apart; SQLite seria
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
 
-from data.store import ReplayProgress, Store, connect, write_progress
+from data.store import JoinedWrite, ReplayProgress, Store, connect, write_progress
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
 _OPEN_STATUSES = ("lobby", "playing")
@@ -188,10 +189,14 @@ class TableStore:
         kind: str,
         action: str,
         source_line: int | None = None,
+        joined: Sequence[JoinedWrite] = (),
     ) -> bool:
         """Write a table's new state (``body``) and its log entry (``action``) in one transaction.
 
-        Returns False, changing nothing, when ``event_id`` was logged before.
+        Returns False, changing nothing, when ``event_id`` was logged before. ``joined``: other
+        stores' parts of the action (card copies a battle's kitty moves), written inside the same
+        transaction after the log row; when one raises, nothing of the action is kept. Each is told
+        ``committed`` once the transaction is durable.
         """
         conn = self._conn
         now = datetime.now(UTC).isoformat()
@@ -210,6 +215,8 @@ class TableStore:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line),
             )
+            for part in joined:
+                await part.write(conn)
             await write_progress(conn, marks)
             await conn.execute("COMMIT")
         except sqlite3.IntegrityError:
@@ -223,6 +230,8 @@ class TableStore:
             raise
         if self.progress is not None:
             self.progress.saved(marks)
+        for part in joined:
+            part.committed()
         return True
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:

@@ -255,6 +255,12 @@ def _sub(group: commands.HybridGroup[Any, ..., Any], name: str, description: str
 TypeName = Literal["soldier", "action", "flash", "power"]
 
 
+def _challenge_word(func: Callback) -> WordCommand:
+    return WordCommand(
+        func, name="challenge", description="challenge a member to an ICTC battle, or answer a challenge"
+    )
+
+
 class Cards(commands.Cog):
     """The card library: make cards, approve them, mint copies, build play decks; guilds."""
 
@@ -421,6 +427,27 @@ class Cards(commands.Cog):
             return []
         state = await library.state(str(interaction.guild_id))
         return card_choices(state, str(interaction.user.id), current)
+
+    @_challenge_word
+    @app_commands.describe(
+        member="the member to challenge",
+        deck="your play deck (left out: your only playable one)",
+        ante="the winner takes the kitty, the cards turned over to decide who goes first (default on)",
+        answer="answer a challenge instead: accept one made to you (with deck), decline it, or withdraw yours",
+    )
+    async def challenge(
+        self,
+        ctx: Ctx,
+        member: discord.Member | None = None,
+        deck: str | None = None,
+        ante: bool = True,
+        answer: Literal["accept", "decline", "withdraw", "list"] | None = None,
+    ) -> None:
+        if answer is not None:
+            text = line("!challenge", answer, f"deck:{deck}" if deck and answer == "accept" else None)
+        else:
+            text = line("!challenge", member, f"ante:{'on' if ante else 'off'}", f"deck:{deck}" if deck else None)
+        await perform(ctx, text)
 
     @_group("guild", "card guilds: members who approve cards together", ["guilds"])
     async def guild(self, ctx: Ctx) -> None:

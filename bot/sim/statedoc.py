@@ -86,6 +86,19 @@ def cards_entry(library: LibraryState) -> dict[str, Any]:
             {"number": c.number, "design": c.design, "by": c.by, "status": c.status.value}
             for c in sorted(library.contests.values(), key=lambda c: c.number)
         ],
+        "challenges": [
+            {
+                "number": c.number,
+                "by": c.by,
+                "to": c.to,
+                "ante": c.ante,
+                "status": c.status.value,
+                "table": c.table,
+                "winner": c.winner,
+                "kitty": list(c.kitty),
+            }
+            for c in sorted(library.challenges.values(), key=lambda c: c.number)
+        ],
     }
 
 

@@ -185,6 +185,43 @@ class BeginBattle(_Act):
     b: str
 
 
+class IssueChallenge(_Act):
+    """A member challenges another to a battle with one of their play decks."""
+
+    kind: Literal["challenge_issue"] = "challenge_issue"
+    to: str
+    deck: str | None = None
+    """The challenger's play deck (None: their only playable one)."""
+    ante: bool = True
+
+
+class AnswerChallenge(_Act):
+    """The challenged declines, or the challenger withdraws."""
+
+    kind: Literal["challenge_answer"] = "challenge_answer"
+    number: int | None = None
+    answer: Literal["decline", "withdraw"]
+
+
+class AcceptChallenge(_Act):
+    """A challenge accepted: its battle's table opened, both decks' copies in it until it ends."""
+
+    kind: Literal["challenge_accept"] = "challenge_accept"
+    number: int
+    deck: str
+    table: str
+    copies: tuple[int, ...]
+
+
+class EndChallenge(_Act):
+    """A challenge's battle ended: the kitty's copies (if any) to the winner, every copy free again."""
+
+    kind: Literal["challenge_end"] = "challenge_end"
+    table: str
+    winner: str | None = None
+    moves: tuple[CopyMove, ...] = ()
+
+
 # --- questions -------------------------------------------------------------------------------
 
 
@@ -246,6 +283,10 @@ class ShowContests(_Ask):
     kind: Literal["card_contests"] = "card_contests"
 
 
+class ShowChallenges(_Ask):
+    kind: Literal["challenge_list"] = "challenge_list"
+
+
 class CardHelp(_Ask):
     kind: Literal["card_help"] = "card_help"
     topic: str = "card"
@@ -276,6 +317,11 @@ LibraryAction = Annotated[
     | CloseReview
     | MoveCopies
     | BeginBattle
+    | IssueChallenge
+    | AnswerChallenge
+    | AcceptChallenge
+    | EndChallenge
+    | ShowChallenges
     | ShowCard
     | CardHistory
     | ListCards

@@ -13,12 +13,14 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from enum import StrEnum
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
 from games.ictc.cost import Cost, Output, parse_cost, parse_output
 from games.ictc.errors import CardCheckError, CardInputError
 from games.ictc.palette import COLOUR_NAMES, Palette, colour_key, in_order
+from games.ictc.script import Script, check_for_card, parse_script
 
 MAX_NAME = 40
 MAX_TEXT = 350
@@ -46,7 +48,7 @@ class CardType(StrEnum):
         return self.value.capitalize()
 
 
-FIELDS = ("name", "type", "cost", "colours", "text", "cr", "output", "keywords", "restrictions")
+FIELDS = ("name", "type", "cost", "colours", "text", "cr", "output", "keywords", "restrictions", "script")
 """The keys a maker types, in the order a card shows them."""
 FIELD_ALIASES = {
     "colors": "colours",
@@ -59,6 +61,8 @@ FIELD_ALIASES = {
     "restriction": "restrictions",
     "combat": "cr",
     "rating": "cr",
+    "effects": "script",
+    "effect": "script",
 }
 RULES_FIELDS = frozenset(FIELDS) - {"name"}
 """Changing any of these makes a new version of the design (and clears its approvals)."""
@@ -76,6 +80,12 @@ class Keyword(BaseModel):
     builtin: bool = False
     """One of the starter keywords, which battles carry out; the others are text only."""
     defined_by: str | None = None
+
+
+@lru_cache(maxsize=1024)
+def script_of(text: str | None) -> Script | None:
+    """A stored script's values (stored scripts are canonical and were checked when the card was made)."""
+    return parse_script(text) if text else None
 
 
 def shown(text: str, limit: int = 24) -> str:
@@ -122,6 +132,9 @@ class CardFields(BaseModel):
     output: Output | None = None
     keywords: tuple[str, ...] = ()
     restrictions: tuple[str, ...] = ()
+    script: str | None = None
+    """What a battle carries out (``games.ictc.script``, in its canonical text); None: the card is played
+    by hand. Part of the rules, so the approvers certify it with the version."""
 
     def rules_hash(self) -> str:
         """What approvals are tied to: every rules field (the name aside)."""
@@ -143,7 +156,13 @@ class CardFields(BaseModel):
             out["cr"] = str(self.cr)
         if self.output is not None:
             out["output"] = self.output.text()
+        if self.script is not None:
+            out["script"] = self.script
         return out
+
+    def parsed_script(self) -> Script | None:
+        """The script as values (None: no script)."""
+        return script_of(self.script)
 
     def keyword_names(self) -> tuple[str, ...]:
         return tuple(k.split(" ")[0].casefold() for k in self.keywords)
@@ -301,6 +320,14 @@ def build_fields(raw: Mapping[str, str], palette: Palette, glossary: Mapping[str
         problems.append("only Power cards have an output")
     keywords = attempt(lambda: parse_keywords(raw.get("keywords", ""), glossary))
     restrictions = attempt(lambda: parse_restrictions(raw.get("restrictions", "")))
+    script: object = None
+    script_text = raw.get("script", "").strip()
+    if script_text and script_text.casefold() not in {"none", "-"}:
+        script = attempt(lambda: parse_script(script_text, palette.letters))
+        if isinstance(script, Script) and isinstance(kind, CardType):
+            problems.extend(check_for_card(script, kind.value))
+            if script.uses_x and cost is not None and isinstance(cost, Cost) and cost.x is None:
+                problems.append("the script uses X but the cost has no X")
     colours_text = raw.get("colours", "")
     colours: object
     if colours_text.strip():
@@ -322,6 +349,7 @@ def build_fields(raw: Mapping[str, str], palette: Palette, glossary: Mapping[str
         output=output if isinstance(output, Output) else None,
         keywords=keywords if isinstance(keywords, tuple) else (),
         restrictions=restrictions if isinstance(restrictions, tuple) else (),
+        script=script.text() if isinstance(script, Script) and script.clauses else None,
     )
 
 
@@ -343,8 +371,15 @@ def suggested_cost(fields: CardFields) -> int | None:
         return max(0, (fields.output.total if fields.output else 1) - 1)
     activation = 0 if fields.type is CardType.FLASH else 1
     soldier = fields.type is CardType.SOLDIER
-    damage = (fields.cr or 0) if soldier else sum(int(n) for n in _DAMAGE.findall(fields.text))
-    value = activation + damage + len(fields.keywords) - len(fields.restrictions)
+    script = fields.parsed_script()
+    if script is not None:
+        dealt = script.damage() + script.abilities()
+        restricted = max(len(fields.restrictions), len(script.restrictions))  # a restriction written and scripted
+    else:
+        dealt = sum(int(n) for n in _DAMAGE.findall(fields.text))
+        restricted = len(fields.restrictions)
+    damage = (fields.cr or 0) + (dealt if script is not None else 0) if soldier else dealt
+    value = activation + damage + len(fields.keywords) - restricted
     if fields.type is CardType.SOLDIER:
         value -= 1
     return max(0, value)

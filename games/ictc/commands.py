@@ -84,6 +84,10 @@ CARD_HELP = (
     ("!card deck show NAME, !card deck delete NAME, !card decks", "your play decks, checked against what you own"),
     ("!card meet @member, !card exclude @member CARD, !card include @member CARD", "a first meeting: exclude designs"),
     ("!card keywords, !card keyword NAME: TEXT", "the glossary; define a new keyword (text only)"),
+    (
+        "!challenge @member [ante:on|off] [deck:NAME], !challenge accept|decline|withdraw [N] [deck:NAME], !challenges",
+        "battle a member with your play deck in a thread (`!rules ictc`); the winner takes the kitty",
+    ),
     ("!card contest CARD [: WHY]", "makers of protected designs: say a card copies yours"),
     ("!card options", "the card library's options"),
 )
@@ -105,6 +109,7 @@ HELP_SUMMARY = (
     ("!card approve|reject|comment|contest", "judge other members' cards"),
     ("!card mint|copies|starter|deck|decks", "copies of approved cards, and play decks"),
     ("!card meet|exclude|include", "a first meeting before a battle"),
+    ("!challenge @member [deck:NAME], !challenge accept|decline|withdraw", "battle with your deck (`!rules ictc`)"),
     ("!card keywords|keyword|options", "the glossary and the library's options"),
     ("!guild create|join|leave|officer|demote|set|list|show", "guilds that approve cards together"),
 )

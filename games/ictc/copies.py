@@ -245,6 +245,11 @@ def check_moves(state: LibraryState, action: MoveCopies) -> None:
         if move.copy_id in seen:
             raise CardInputError(f"card copy {move.copy_id} is named twice")
         seen.add(move.copy_id)
+        battle = state.in_battle(move.copy_id)
+        if battle is not None:
+            raise CardStateError(
+                f"card copy {move.copy_id} is in a battle ({battle.table}) and stays there until the battle ends"
+            )
 
 
 def apply_moves(state: LibraryState, action: MoveCopies, at: datetime) -> Step:

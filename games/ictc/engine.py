@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.ictc import approvals, copies, forge, guilds, meetings, views
+from games.ictc import approvals, challenges, copies, forge, guilds, meetings, views
 from games.ictc.actions import (
+    AcceptChallenge,
+    AnswerChallenge,
     AskGuild,
     BeginBattle,
     CardHelp,
@@ -20,8 +22,10 @@ from games.ictc.actions import (
     DefineKeyword,
     DeleteDeck,
     EditCard,
+    EndChallenge,
     Exclude,
     GuildSettings,
+    IssueChallenge,
     JoinGuild,
     JudgeCard,
     LeaveGuild,
@@ -37,6 +41,7 @@ from games.ictc.actions import (
     SetOfficer,
     SetOption,
     ShowCard,
+    ShowChallenges,
     ShowContests,
     ShowCopies,
     ShowDecks,
@@ -78,6 +83,9 @@ _RULES: dict[type[Any], _Apply] = {
     LeaveGuild: guilds.apply_leave,
     SetOfficer: guilds.apply_officer,
     GuildSettings: guilds.apply_settings,
+    IssueChallenge: challenges.apply_issue,
+    AnswerChallenge: challenges.apply_answer,
+    AcceptChallenge: challenges.apply_accept,
 }
 
 
@@ -89,6 +97,8 @@ def apply(state: LibraryState, ctx: Context, action: LibraryAction) -> Step:
         step = copies.apply_moves(state, action, ctx.at)
     elif isinstance(action, BeginBattle):
         step = meetings.apply_begin_battle(state, action, ctx.at)
+    elif isinstance(action, EndChallenge):
+        step = challenges.apply_end(state, action, ctx.at)
     else:
         rule = _RULES.get(type(action))
         if rule is None:
@@ -154,6 +164,8 @@ def query(state: LibraryState, ctx: Context, action: LibraryAction) -> list[Note
         return [Note(views.meet_text(state, me, action.member))]
     if isinstance(action, ShowContests):
         return [Note(views.contests_text(state))]
+    if isinstance(action, ShowChallenges):
+        return [Note(challenges.list_text(state, me))]
     raise CardStateError(f"`{action.kind}` is not a question")
 
 

@@ -104,6 +104,8 @@ def middle_lines(version: Version) -> list[tuple[str, bool]]:
         lines.append((", ".join(f.keywords), True))
     lines.append((f.text, False))
     lines.extend((f"Restriction: {r}", False) for r in f.restrictions)
+    if f.script is not None:
+        lines.append((f"Script: {f.script}", False))
     return lines
 
 

@@ -57,7 +57,9 @@ class LibraryStoreLike(Protocol):
 
     async def commit(self, guild: str, changes: Any, entry: Any) -> bool: ...
 
-    def joined(self, guild: str, changes: Any, entry: Any, on_commit: Callable[[], None]) -> Any: ...
+    def joined(
+        self, guild: str, changes: Any, entry: Any, on_commit: Callable[[], None], notes: tuple[str, ...] = ()
+    ) -> Any: ...
 
     def changes(self, **fields: Any) -> Any:
         """The store's value for what one action changes (``seq``, ``previous_seq``, ``meta``, ``rows``...)."""
@@ -93,7 +95,7 @@ def _model_of(collection: str) -> type[BaseModel]:
 
 
 _MODELS: dict[str, type[BaseModel]] = {name: _model_of(name) for name in COLLECTIONS}
-_INT_KEYS = frozenset({"designs", "copies", "contests"})
+_INT_KEYS = frozenset({"designs", "copies", "contests", "challenges"})
 
 
 def state_from_rows(meta: str, rows: Mapping[str, Sequence[tuple[str, str]]]) -> LibraryState:
@@ -279,10 +281,20 @@ class LibraryService:
         Call with ``lock(guild)`` held until that transaction is over; the cache changes only when
         it commits. ``RuleError`` when a copy is not its giver's (nothing to write then).
         """
-        state = await self._load(guild)
         action = MoveCopies(moves=tuple(moves), reason=reason)
+        return await self.join_action(guild, ctx, action, event_id=f"{reason}:{ctx.event_id or ctx.at.isoformat()}")
+
+    async def join_action(
+        self, guild: str, ctx: Context, action: LibraryAction, *, event_id: str, notes: tuple[str, ...] = ()
+    ) -> Any:
+        """Check and apply ``action`` and return its writes for another store's transaction (a trade of the
+        round, a battle's table opening or ending), with ``notes`` to say once it is durable.
+
+        Call with ``lock(guild)`` held until that transaction is over; the cache changes only when it
+        commits. ``RuleError`` when the action is refused (nothing to write then).
+        """
+        state = await self._load(guild)
         step = engine.apply(state, ctx, action)
-        event_id = f"{reason}:{ctx.event_id or ctx.at.isoformat()}"
         changes, entry = self._changes(guild, state, step.state, ctx, action, event_id=event_id)
         new = step.state
 
@@ -290,7 +302,11 @@ class LibraryService:
             self._states[guild] = new
             self._stored[guild] = True
 
-        return self._store.joined(guild, changes, entry, adopt)
+        return self._store.joined(guild, changes, entry, adopt, notes)
+
+    async def locked_state(self, guild: str) -> LibraryState:
+        """The library, read by a caller that holds ``lock(guild)`` (``state`` would wait for the lock)."""
+        return await self._load(guild)
 
     # -- battles (the part that plays them calls these) --
 

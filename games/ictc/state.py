@@ -220,6 +220,37 @@ class Contest(_Frozen):
     note: str = ""
 
 
+class ChallengeStatus(StrEnum):
+    OPEN = "open"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    PLAYING = "playing"
+    """Accepted: its battle is under way and both decks' copies stay in it."""
+    OVER = "over"
+
+
+class Challenge(_Frozen):
+    """One member's challenge to another, and the battle it became."""
+
+    number: int
+    by: str
+    to: str
+    deck: str
+    """The challenger's play deck."""
+    deck_size: int
+    ante: bool
+    at: datetime
+    status: ChallengeStatus = ChallengeStatus.OPEN
+    their_deck: str | None = None
+    table: str | None = None
+    copies: tuple[int, ...] = ()
+    """Both decks' copies while the battle is under way (they change hands only by its kitty)."""
+    winner: str | None = None
+    kitty: tuple[int, ...] = ()
+    """The copies the winner took."""
+    closed_at: datetime | None = None
+
+
 class ApprovalMode(StrEnum):
     EITHER = "either"
     PLAYERS = "players"
@@ -269,6 +300,7 @@ class Meta(_Frozen):
     next_design: int = 1
     next_copy: int = 1
     next_contest: int = 1
+    next_challenge: int = 1
     keywords: dict[str, Keyword] = Field(default_factory=dict)
     """Keywords the server's members defined (text only), by lower-case name; the starter ones are data."""
     seq: int = 0
@@ -284,6 +316,7 @@ class LibraryState(_Frozen):
     meetings: dict[str, Meeting] = Field(default_factory=dict)
     contests: dict[int, Contest] = Field(default_factory=dict)
     members: dict[str, Member] = Field(default_factory=dict)
+    challenges: dict[int, Challenge] = Field(default_factory=dict)
 
     @property
     def options(self) -> LibraryOptions:
@@ -295,11 +328,17 @@ class LibraryState(_Frozen):
         found = self.members.get(member)
         return found.name if found is not None else member
 
+    def in_battle(self, copy: int) -> Challenge | None:
+        """The challenge whose battle holds ``copy`` now, if any."""
+        return next(
+            (c for c in self.challenges.values() if c.status is ChallengeStatus.PLAYING and copy in c.copies), None
+        )
+
     def copies_of(self, member: str) -> list[Copy]:
         return sorted((c for c in self.copies.values() if c.owner == member), key=lambda c: c.id)
 
 
-COLLECTIONS = ("designs", "copies", "decks", "guilds", "meetings", "contests", "members")
+COLLECTIONS = ("designs", "copies", "decks", "guilds", "meetings", "contests", "members", "challenges")
 """The state's collections, each stored a row per value."""
 
 

@@ -97,6 +97,10 @@ def card_text(state: LibraryState, design: Design, version: Version | None = Non
     lines.append(f"> {f.text}".replace("\n", "\n> "))
     if f.restrictions:
         lines.append("Restrictions: " + "; ".join(f.restrictions))
+    if f.script is not None:
+        lines.append(f"Script (a battle carries it out; approving certifies it): `{f.script}`")
+    elif f.type in {CardType.ACTION, CardType.FLASH}:
+        lines.append("No script: in a battle its player carries it out by hand, and the opponent confirms.")
     lines.append(approval_line(state, design, version))
     if details:
         rejections = [f"{state.name_of(v.member)}" + (f" ({v.reason})" if v.reason else "") for v in version.rejections]

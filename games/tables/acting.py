@@ -7,11 +7,21 @@ table's clocks up, build, commit). A secret move is accepted only from where nob
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 
 from games.tables import lobby
-from games.tables.actions import EndTable, JoinTable, LeaveTable, OpenTable, SetAISeats, StartTable, TableAction
-from games.tables.core import Actor, TableCore, TableOutcome, _error
+from games.tables.actions import (
+    ArrangedSeat,
+    EndTable,
+    JoinTable,
+    LeaveTable,
+    OpenTable,
+    SetAISeats,
+    StartTable,
+    TableAction,
+)
+from games.tables.core import Actor, Joining, TableCore, TableOutcome, _error
 from games.tables.engine import BadCommandError, GameRuleError
 from games.tables.i18n import tr
 from games.tables.model import Table
@@ -112,6 +122,67 @@ class Acting(TableCore):
                 guild, None, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
             )
 
+    async def arrange(
+        self,
+        guild: str,
+        actor: Actor,
+        game: str,
+        seats: Sequence[ArrangedSeat],
+        *,
+        at: datetime,
+        event_id: str,
+        game_options: str | None = None,
+        turn_seconds: int | None = None,
+        lang: str | None = None,
+        source_line: int | None = None,
+        joining: Joining | None = None,
+    ) -> TableOutcome:
+        """Open a table of ``game`` for members who agreed to play (a challenge accepted): every seat is
+        taken with what each brings, and the game starts at once, in one logged action.
+
+        ``actor``: who made it happen (the member who accepted). ``joining``: another store's part of
+        the same transaction (the library records the challenge accepted), given the new table.
+        """
+        if not seats:
+            return _error(BadCommandError("an arranged table needs its players"))
+        try:
+            engine = get_game(game)
+        except GameRuleError as exc:
+            return _error(exc)
+        options = self._defaults
+        if turn_seconds is not None:
+            options = options.model_copy(update={"turn_seconds": turn_seconds})
+        first, *others = seats
+        async with self._lock(guild):
+            if await self._logged(guild, event_id):
+                return TableOutcome(duplicate=True)
+            number = await self._store.last_number(guild, engine.name) + 1
+            name = f"{engine.name}-{number}"
+            seed = f"{self._seed}:{guild}:{name}" if self._seed is not None else secrets.token_hex(16)
+            action = OpenTable(
+                game=engine.name,
+                number=number,
+                seed=seed,
+                member=first.member,
+                member_name=first.member_name,
+                options=options,
+                game_options=game_options,
+                lang=lang,
+                setup=first.setup,
+                others=tuple(others),
+                start=True,
+            )
+            return await self._commit(
+                guild,
+                None,
+                action,
+                actor=actor.id,
+                at=at,
+                event_id=event_id,
+                source_line=source_line,
+                joining=joining,
+            )
+
     async def join(
         self,
         guild: str,
@@ -192,7 +263,7 @@ class Acting(TableCore):
         """
 
         def move(found: Table) -> TableAction:
-            parsed = lobby.parse_move(found, actor.id, text, seat_resolver(found, members))
+            parsed = lobby.parse_move(found, actor.id, text, seat_resolver(found, members), moderator=actor.moderator)
             if lobby.is_secret_move(found, parsed):
                 if not private:
                     raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name))

@@ -13,6 +13,14 @@ class _Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class ArrangedSeat(_Action):
+    """A member seated at a table from its opening (a challenge accepted, a pairing), with what they bring."""
+
+    member: str
+    member_name: str
+    setup: str | None = None
+
+
 class OpenTable(_Action):
     kind: Literal["open"] = "open"
     game: str
@@ -27,6 +35,10 @@ class OpenTable(_Action):
     """None: the game's default language."""
     setup: str | None = None
     """What the opener brings to their seat (the game's ``setup_model`` JSON)."""
+    others: tuple[ArrangedSeat, ...] = ()
+    """Members seated with the opener from the start (an arranged match); empty: a lobby others join."""
+    start: bool = False
+    """Start the game at once (an arranged match needs no lobby)."""
 
 
 class JoinTable(_Action):
@@ -59,6 +71,8 @@ class PlayMove(_Action):
     member: str
     action: str
     """The engine's ``dump_action`` of the move."""
+    moderator: bool = False
+    """The member moderates the server (a referee's move may need it)."""
 
 
 class TurnReminder(_Action):

@@ -48,15 +48,16 @@ _NOMIC_RULES_WORDS = frozenset({"history", "diff"})
 __all__ = ["TABLE_WORDS", "CommandPath", "PlayRequest", "games_text", "is_table_name", "parse_play", "thread_help"]
 
 
-def _game_reads(table: Table, text: str) -> bool:
-    """Whether the table's game reads ``text`` as one of its moves (whoever may play it)."""
+def _game_reads(table: Table, text: str, member: str | None = None) -> bool:
+    """Whether the table's game reads ``text`` as one of its moves (as ``member``'s seat, or the first seat's)."""
     if table.board is None:
         return False
     engine = lobby.engine_of(table)
     state = lobby.game_state(table)
     seats = engine.seats(state)
+    seat = table.seat_of(member) if member is not None else None
     try:
-        engine.parse_action(state, seats[0], text)
+        engine.parse_action(state, seat.name if seat is not None else seats[0], text)
     except GameRuleError:
         return False
     return True
@@ -314,9 +315,10 @@ class CommandPath(Acting):
         name = table.name
         common: dict[str, Any] = {"at": at, "event_id": event_id, "source_line": source_line}
         lang = table.lang
-        if verb == "play":
+        if verb == "play" and not _game_reads(table, content, actor.id):
+            # a game whose move is called `play` gets it; otherwise `!play` opens tables, and not from here
             raise TableError(tr(lang, "error.play_in_thread"))
-        if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join", "games"} and args:
+        if verb in TABLE_WORDS and verb not in {"ai", "rules", "help", "join", "games", "play"} and args:
             raise BadCommandError(tr(lang, "error.no_arguments", verb=verb))
         outcome: TableOutcome
         if verb == "join":

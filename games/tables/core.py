@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from games.tables import lobby
 from games.tables.access import setup_text
@@ -80,11 +81,34 @@ class TableStoreLike(Protocol):
         kind: str,
         action: str,
         source_line: int | None = None,
+        joined: Sequence[Any] = (),
     ) -> bool: ...
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool: ...
 
     async def guilds_with_open_tables(self) -> list[str]: ...
+
+
+class SideWrite(Protocol):
+    """Another store's part of a table's action (card copies a battle's end moves), written in the
+    table's own transaction (``TableStoreLike.commit``'s ``joined``): both commit, or neither."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What to say in the table's thread once it is durable (empty: nothing)."""
+        ...
+
+    def committed(self) -> None:
+        """The transaction is durable."""
+
+
+Joining = Callable[[Table], AbstractAsyncContextManager[SideWrite | None]]
+"""The other store's part of one action, given the table as the action leaves it; valid (its store's
+lock held) while the context is open. A ``GameRuleError`` raised on entry refuses the action."""
+
+EndKeeper = Callable[[str, Table, datetime], AbstractAsyncContextManager[SideWrite | None]]
+"""What outlives a table ending now (guild, the ended table, the instant): its part of the ending
+transaction, or None (see ``TableCore.keep_ends``)."""
 
 
 # --- values the adapters get ------------------------------------------------------------------
@@ -180,6 +204,12 @@ class TableCore:
         self._open: dict[str, dict[str, Table]] = {}
         self._threads: dict[str, dict[str, str]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._keepers: list[EndKeeper] = []
+
+    def keep_ends(self, keeper: EndKeeper) -> None:
+        """Ask ``keeper`` for its part of every transaction that ends a table (the outcomes that outlive
+        it: a kitty's card copies), however the table ends (a win, a moderator, a timeout)."""
+        self._keepers.append(keeper)
 
     def _lock(self, guild: str) -> asyncio.Lock:
         return self._locks.setdefault(guild, asyncio.Lock())
@@ -334,6 +364,7 @@ class TableCore:
         at: datetime,
         event_id: str,
         source_line: int | None,
+        joining: Joining | None = None,
     ) -> TableOutcome:
         seq = 1 if table is None else table.seq + 1
         seed = action.seed if isinstance(action, OpenTable) else table.seed if table is not None else ""
@@ -343,23 +374,35 @@ class TableCore:
             failed = _error(exc, _language(table, action))
             return TableOutcome(table=table, posts=failed.posts, error=exc)
         new = step.table
-        stored = await self._store.commit(
-            guild,
-            name=new.name,
-            game=new.game,
-            number=new.number,
-            status=new.status.value,
-            seed=new.seed,
-            seq=new.seq,
-            body=new.model_dump_json(),
-            opened_at=new.opened_at,
-            event_id=event_id or f"{new.name}:{new.seq}",
-            at=at,
-            actor=actor,
-            kind=action.kind,
-            action=ACTION_ADAPTER.dump_json(action).decode(),
-            source_line=source_line,
-        )
+        ends = table is not None and table.status.open and not new.status.open
+        async with AsyncExitStack() as stack:
+            sides: list[SideWrite] = []
+            try:
+                for part in (joining(new) if joining is not None else None, *self._ending(guild, new, at, ends)):
+                    side = await stack.enter_async_context(part) if part is not None else None
+                    if side is not None:
+                        sides.append(side)
+            except GameRuleError as exc:
+                failed = _error(exc, _language(table, action))
+                return TableOutcome(table=table, posts=failed.posts, error=exc)
+            stored = await self._store.commit(
+                guild,
+                name=new.name,
+                game=new.game,
+                number=new.number,
+                status=new.status.value,
+                seed=new.seed,
+                seq=new.seq,
+                body=new.model_dump_json(),
+                opened_at=new.opened_at,
+                event_id=event_id or f"{new.name}:{new.seq}",
+                at=at,
+                actor=actor,
+                kind=action.kind,
+                action=ACTION_ADAPTER.dump_json(action).decode(),
+                source_line=source_line,
+                joined=tuple(sides),
+            )
         if not stored:
             return TableOutcome(table=table, duplicate=True)
         tables = await self._guild(guild)
@@ -368,9 +411,18 @@ class TableCore:
         else:
             tables.pop(new.name, None)
         posts = route(new, step.events, at)
+        notes = [TablePost(note, table=new.name, kind="move", at=at) for side in sides for note in side.notes]
+        if notes:
+            ending = next((i for i, p in enumerate(posts) if p.kind == "end"), len(posts))
+            posts[ending:ending] = notes
         if isinstance(action, OpenTable):
             posts.insert(0, opened_post(new, at))
         return TableOutcome(table=new, posts=tuple(posts), events=step.events)
+
+    def _ending(
+        self, guild: str, table: Table, at: datetime, ends: bool
+    ) -> list[AbstractAsyncContextManager[SideWrite | None]]:
+        return [keeper(guild, table, at) for keeper in self._keepers] if ends else []
 
     # -- scheduled work --
 

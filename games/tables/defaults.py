@@ -87,6 +87,10 @@ class EngineDefaults:
         del state
         return frozenset()
 
+    def referees(self, state: Any) -> frozenset[str]:
+        del state
+        return frozenset()
+
     def timers(self, state: Any) -> tuple[Timer, ...]:
         del state
         return ()

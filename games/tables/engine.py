@@ -48,6 +48,8 @@ from pydantic import BaseModel
 from games.tables.defaults import EngineDefaults
 from games.tables.values import (
     EVERYONE,
+    MODERATORS,
+    REFEREE,
     Audience,
     Control,
     FormField,
@@ -62,10 +64,13 @@ from games.tables.values import (
     Timer,
     TimerKind,
     audience_of,
+    referee_seat,
 )
 
 __all__ = [
     "EVERYONE",
+    "MODERATORS",
+    "REFEREE",
     "AISeat",
     "AnyAISeat",
     "AnyEngine",
@@ -96,8 +101,8 @@ __all__ = [
     "WrongRoleError",
     "apply_text",
     "audience_of",
+    "referee_seat",
 ]
-
 
 
 # --- rule errors ------------------------------------------------------------------------------
@@ -249,6 +254,11 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
     def awaiting(self, state: StateT) -> frozenset[str]:
         """Every seat whose input the game waits for now (one for a turn, all voters for a secret vote)."""
+        ...
+
+    def referees(self, state: StateT) -> frozenset[str]:
+        """Members who may act now without a seat (the judge of a dispute): member ids, or ``MODERATORS``
+        for any moderator of the server. Their moves reach ``apply`` as the seat ``referee_seat(member)``."""
         ...
 
     def to_move(self, state: StateT) -> str | None:

@@ -55,11 +55,13 @@ class TableOpened:
     """The options this table changed from the defaults, as ``key:value`` words."""
     brought: str = ""
     """What the seats bring that everyone may know, in the table's language."""
+    arranged: bool = False
+    """Opened for players who agreed to play (a challenge accepted): seated and started at once."""
 
     def text(self, lang: str = "en") -> str:
         line = tr(
             lang,
-            "lobby.opened",
+            "lobby.opened_arranged" if self.arranged else "lobby.opened",
             host=self.host,
             table=self.table,
             title=self.title,

@@ -59,6 +59,7 @@ from games.tables.model import (
 from games.tables.seating import expire, join, open_table, options_words, set_ai_seats
 from games.tables.texts import board_text, lobby_text, summary_line
 from games.tables.transitions import (
+    acting_seat,
     apply,
     check_player,
     end,
@@ -113,6 +114,7 @@ __all__ = [
     "TurnReminder",
     "TurnTimeout",
     "YourTurn",
+    "acting_seat",
     "action_rng",
     "apply",
     "board_of",

@@ -32,17 +32,44 @@ class AmbiguousPlayerError(BadCommandError):
     """A typed name that could mean more than one member, or a member only by a nickname."""
 
 
+class TableResolver:
+    """The table's rule for a move's player argument (called with the words: the seat they name), and
+    ``member`` for a member who need not sit at the table (the judge a dispute names)."""
+
+    def __init__(self, table: Table, members: MemberLookup | None) -> None:
+        self._table = table
+        self._members = members
+
+    def __call__(self, words: Sequence[str]) -> str:
+        return seat_for(self._table, words, self._members)
+
+    def member(self, words: Sequence[str]) -> str:
+        """The id of the member ``words`` name (a mention, ``@name``, or a seat's name), seated or not."""
+        if not words:
+            raise BadCommandError("say who: name a member, e.g. `@carol`")
+        wanted = " ".join(words).strip()
+        mention = _MENTION.match(wanted)
+        if mention is not None:
+            return mention.group(1)
+        name = wanted.removeprefix("@").strip()
+        if self._members is not None:
+            try:
+                return self._members("@" + name)
+            except MemberNameError as exc:
+                raise AmbiguousPlayerError(str(exc)) from exc
+        named = _named(self._table, name)
+        if named is not None and named.member is not None:
+            return named.member
+        raise _nobody(name)
+
+
 def seat_resolver(table: Table, members: MemberLookup | None) -> PlayerResolver:
-    """The table's rule for a move's player argument.
+    """The table's rule for a move's player argument (a ``TableResolver``).
 
     ``members`` None: the text was written by the bot itself (a choice of the moves menu), so
     seat names are taken as the board shows them.
     """
-
-    def resolve(words: Sequence[str]) -> str:
-        return seat_for(table, words, members)
-
-    return resolve
+    return TableResolver(table, members)
 
 
 def seat_for(table: Table, words: Sequence[str], members: MemberLookup | None) -> str:

@@ -35,14 +35,14 @@ def open_table(action: OpenTable, at: datetime) -> Step:
         raise TableError(f"`{action.game}` is not the registry name of a game")
     if lang not in engine.languages:
         raise BadCommandError(tr("en", "error.language", title=engine.title, langs=", ".join(engine.languages)))
-    if 1 + action.ai_seats > engine.max_seats:
+    if 1 + len(action.others) + action.ai_seats > engine.max_seats:
         raise SeatingError(
             tr(
                 lang,
                 "error.too_many_ai",
                 title=engine.title,
                 max=engine.max_seats,
-                room=engine.max_seats - 1,
+                room=engine.max_seats - 1 - len(action.others),
                 n=action.ai_seats,
             )
         )
@@ -53,10 +53,14 @@ def open_table(action: OpenTable, at: datetime) -> Step:
             raise BadCommandError(tr(lang, "error.bad_options", why=exc.errors()[0].get("msg"))) from exc
     setup = read_setup(engine, action.setup, lang, action.game_options)
     name = f"{engine.name}-{action.number}"
-    seats = (
-        Seat(name=seat_name(action.member_name, ()), member=action.member, setup=setup),
-        *ai_seats(action.ai_seats),
-    )
+    humans = [Seat(name=seat_name(action.member_name, ()), member=action.member, setup=setup)]
+    for other in action.others:
+        if any(s.member == other.member for s in humans):
+            raise SeatingError(tr(lang, "error.already_seated"))
+        brought = read_setup(engine, other.setup, lang, action.game_options)
+        taken = [s.name for s in humans]
+        humans.append(Seat(name=seat_name(other.member_name, taken), member=other.member, setup=brought))
+    seats = (*humans, *ai_seats(action.ai_seats))
     table = Table(
         name=name,
         game=engine.name,
@@ -80,8 +84,10 @@ def open_table(action: OpenTable, at: datetime) -> Step:
         clocks_text(table),
         options_words(table),
         brought_text(table),
+        arranged=bool(action.others),
     )
-    return Step(table, (opened, *_noted(None, table), *_told(table, seats[0])))
+    told = tuple(event for seat in humans for event in _told(table, seat))
+    return Step(table, (opened, *_noted(None, table), *told))
 
 
 def _noted(before: Table | None, after: Table) -> tuple[TableEvent, ...]:

@@ -59,6 +59,7 @@ from games.tables.actions import (
 )
 from games.tables.autoplay import run_ai
 from games.tables.engine import (
+    MODERATORS,
     AnyEngine,
     GameRuleError,
     IllegalActionError,
@@ -66,6 +67,7 @@ from games.tables.engine import (
     SeatingError,
     Timer,
     WrongRoleError,
+    referee_seat,
 )
 from games.tables.events import (
     Awaited,
@@ -146,19 +148,31 @@ def start(table: Table, action: StartTable, at: datetime, rng: random.Random) ->
 
 
 def play(table: Table, action: PlayMove, at: datetime, rng: random.Random) -> Step:
-    """A member's move: the engine checks it; then the AI seats it awaits move."""
-    seat = check_player(table, action.member)
+    """A member's move (or a referee's: a member without a seat the game lets act): the engine checks
+    it; then the AI seats it awaits move."""
+    seat = acting_seat(table, action.member, moderator=action.moderator)
     engine = engine_of(table)
     state = game_state(table)
     move = engine.load_action(action.action)
+    name = seat.name if isinstance(seat, Seat) else seat
     try:
-        state, happened = engine.apply(state, seat.name, move, rng)
+        state, happened = engine.apply(state, name, move, rng)
     except GameRuleError as exc:
         raise exc.in_language(table.lang) from None
-    fresh = _replace_seat(table, seat.model_copy(update={"timeouts": 0}))
-    events: list[TableEvent] = [Moved(seat.name, by_ai=False, events=tuple(happened))]
+    fresh = _replace_seat(table, seat.model_copy(update={"timeouts": 0})) if isinstance(seat, Seat) else table
+    events: list[TableEvent] = [Moved(name, by_ai=False, events=tuple(happened))]
     state = run_ai(fresh, state, rng, events)
     return _settle(fresh, engine, state, at, events)
+
+
+def acting_seat(table: Table, member: str, *, moderator: bool = False) -> Seat | str:
+    """The seat ``member`` plays now, or, for a member without one whom the game lets act now
+    (``GameEngine.referees``), the referee's seat string; the rule error that stops them otherwise."""
+    if table.seat_of(member) is None and table.status is TableStatus.PLAYING:
+        referees = engine_of(table).referees(game_state(table))
+        if member in referees or (moderator and MODERATORS in referees):
+            return referee_seat(member)
+    return check_player(table, member)
 
 
 def check_player(table: Table, member: str) -> Seat:
@@ -174,20 +188,23 @@ def check_player(table: Table, member: str) -> Seat:
     return seat
 
 
-def parse_move(table: Table, member: str, text: str, players: PlayerResolver | None = None) -> PlayMove:
+def parse_move(
+    table: Table, member: str, text: str, players: PlayerResolver | None = None, *, moderator: bool = False
+) -> PlayMove:
     """Read a move typed in the thread into the action the log stores (legality is ``play``'s).
 
     ``players``: which seat a player named in the move is (``games.tables.players``); the log
-    stores the seat, so a replay never resolves a name again.
+    stores the seat, so a replay never resolves a name again. ``moderator``: the member moderates
+    the server (a game's referee may be any moderator).
     """
-    seat = check_player(table, member)
+    seat = acting_seat(table, member, moderator=moderator)
     engine = engine_of(table)
     state = game_state(table)
     try:
-        action = engine.parse_action(state, seat.name, text, players)
+        action = engine.parse_action(state, seat.name if isinstance(seat, Seat) else seat, text, players)
     except GameRuleError as exc:
         raise exc.in_language(table.lang) from None
-    return PlayMove(member=member, action=engine.dump_action(action))
+    return PlayMove(member=member, action=engine.dump_action(action), moderator=moderator)
 
 
 def is_secret_move(table: Table, move: PlayMove) -> bool:
@@ -258,7 +275,11 @@ def apply(table: Table | None, action: TableAction, at: datetime, rng: random.Ra
     if isinstance(action, OpenTable):
         if table is not None:
             raise TableError("that table exists already")
-        return open_table(action, at)
+        opened = open_table(action, at)
+        if not action.start:
+            return opened
+        begun = start(opened.table, StartTable(member=action.member), at, rng)
+        return Step(begun.table, (*opened.events, *begun.events))
     if table is None:
         raise TableError("no such table")
     if isinstance(action, JoinTable):

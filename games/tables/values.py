@@ -15,6 +15,17 @@ GameStatus = Literal["playing", "won", "lost", "finished"]
 ``finished`` ends a competitive one (``GameResult.winners`` says who won)."""
 
 
+MODERATORS = "@moderators"
+"""In ``GameEngine.referees``: any moderator of the server may act."""
+REFEREE = "referee:"
+"""The seat string the engine gets for a member who acts without a seat (``referee:`` + member id)."""
+
+
+def referee_seat(member: str) -> str:
+    """What the engine is told for a referee's move: ``referee:`` and the member's id."""
+    return REFEREE + member
+
+
 Audience = frozenset[str] | None
 """Who may see an event: None for everyone at the table (and the thread), or exactly these seats."""
 EVERYONE: Audience = None

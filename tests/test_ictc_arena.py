@@ -1,0 +1,323 @@
+"""Challenges between members' decks, played in the simulator: the challenge shows the decks' sizes and the kitty
+rule, acceptance opens the thread with both decks, the copies stay in the battle, the winner takes the kitty in
+the transaction that ends the table (all or nothing), a concession loses, and a first meeting's exclusions hold."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.router import Router
+from bot.sim.world import GUILD, MessageLine, Said, SetupLine, World
+from data.library_store import LibraryStore
+from data.store import Store
+from data.table_store import TableStore
+from games.ictc.battle.ai import Skirmisher
+from games.ictc.battle.engine import ENGINE
+from games.ictc.battle.state import BattleState
+from games.ictc.service import LibraryService
+from games.ictc.state import ChallengeStatus
+from games.nomic.service import RoundService
+from games.tables import lobby
+from games.tables.lobby import TableStatus
+from games.tables.service import TableService
+
+T0 = datetime(2026, 12, 7, 9, tzinfo=UTC)
+
+
+@dataclass
+class Sim:
+    world: World
+    stores: list[Any]
+    said: list[Said] = field(default_factory=list)
+    now: datetime = T0
+    n: int = 0
+
+    async def say(self, author: str, content: str, channel: str = "game-actions") -> list[Said]:
+        self.n += 1
+        self.now += timedelta(seconds=5)
+        start = len(self.said)
+        line = MessageLine(
+            type="message", at=self.now, id=f"m{self.n}", channel=channel, author=author, content=content
+        )
+        await self.world.feed(line, number=self.n)
+        return self.said[start:]
+
+    @property
+    def router(self) -> Router:
+        return self.world.router
+
+    async def library(self) -> Any:
+        assert self.router.library is not None
+        return await self.router.library.state(GUILD)
+
+    async def table(self, name: str = "ictc-1") -> Any:
+        tables = self.router.tables
+        assert tables is not None
+        return await tables.find(GUILD, name)
+
+    async def battle(self, name: str = "ictc-1") -> BattleState:
+        found = lobby.game_state(await self.table(name))
+        assert isinstance(found, BattleState)
+        return found
+
+    def public(self) -> list[Said]:
+        return [s for s in self.said if s.to is None]
+
+
+@pytest.fixture
+async def sim(tmp_path: Path) -> AsyncIterator[Sim]:
+    path = tmp_path / "arena.db"
+    store = await Store.open(path)
+    tables = await TableStore.open(path)
+    cards = await LibraryStore.open(path)
+    router = Router(RoundService(store), TableService(tables, seed="arena"), LibraryService(cards))
+    world = World(router, seed="arena")
+    s = Sim(world, [store, tables, cards])
+    world.on_say = s.said.append
+    await world.feed(SetupLine(type="setup", at=T0, admins=["mod"]), number=0)
+    yield s
+    for opened in (cards, tables, store):
+        await opened.close()
+
+
+async def claimed(s: Sim) -> None:
+    await s.say("alice", "!card starter Ember")
+    await s.say("bob", "!card starter Grove")
+
+
+async def test_a_challenge_shows_sizes_and_the_kitty_and_acceptance_opens_the_battle(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    said = await s.say("alice", "!challenge @bob deck:Ember")
+    text = said[0].content
+    assert "with a deck of 30 cards" in text
+    assert "the winner takes the other's cards turned over (the kitty)" in text
+    assert "your playable decks hold 30 cards" in text
+    assert "Flame Hound" not in text, "a deck's cards stay private"
+    said = await s.say("bob", "!challenge accept")
+    assert any(x.channel == "ictc-1" for x in said), "the battle's thread opens"
+    table = await s.table()
+    assert table.status is TableStatus.PLAYING
+    assert {seat.member for seat in table.seats} == {"alice", "bob"}
+    state = await s.battle()
+    assert {side.owner for side in state.sides} == {"alice", "bob"}
+    assert all(len(side.deck) == 30 for side in state.sides)
+    lib = await s.library()
+    challenge = lib.challenges[1]
+    assert challenge.status is ChallengeStatus.PLAYING
+    assert challenge.table == "ictc-1"
+    assert len(challenge.copies) == 60
+    meeting = next(iter(lib.meetings.values()))
+    assert meeting.met_at is not None, "the two have met: no exclusions at their next battle"
+
+
+async def test_copies_in_a_battle_cannot_be_traded_until_it_ends(sim: Sim) -> None:
+    s = sim
+    await s.say("alice", "!join")
+    await s.say("bob", "!join")
+    await claimed(s)
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    lib = await s.library()
+    mine = lib.copies_of("alice")[0].id
+    said = await s.say("alice", f"!offer @bob give copy:{mine} for 1 points")
+    assert "in a battle (ictc-1)" in said[0].content
+
+
+async def play_out(s: Sim, *, loser: str | None = None, limit: int = 3000) -> None:
+    """Both players play by typing the computer player's choices, as members would (or ``loser`` concedes)."""
+    ai = Skirmisher()
+    for _ in range(limit):
+        table = await s.table()
+        if table.status is not TableStatus.PLAYING:
+            return
+        state = await s.battle()
+        if loser is not None and state.turn >= 2:
+            await s.say(loser, "!concede", channel="ictc-1")
+            continue
+        waiting = sorted(ENGINE.awaiting(state))
+        if not waiting:
+            raise AssertionError("the battle waits for nobody")
+        seat = waiting[0]
+        member = table.seat_named(seat).member
+        action = ai.choose(state, seat, random.Random(0))
+        await s.say(member, "!" + ENGINE.format_action(state, action), channel="ictc-1")
+    raise AssertionError("the battle did not end")
+
+
+async def test_the_winner_takes_the_kitty_when_the_battle_ends(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    await play_out(s, loser="bob")
+    state = await s.battle()
+    kitty = {side.owner: [state.card(c).copy_id for c in side.kitty] for side in state.sides}
+    assert kitty["bob"], "the kitty was turned over before bob conceded"
+    table = await s.table()
+    assert table.status is TableStatus.FINISHED
+    lib = await s.library()
+    challenge = lib.challenges[1]
+    assert challenge.status is ChallengeStatus.OVER
+    assert challenge.winner == "alice"
+    assert sorted(challenge.kitty) == sorted(kitty["bob"])
+    for copy in kitty["bob"]:
+        assert lib.copies[copy].owner == "alice"
+        assert lib.copies[copy].origin == "kitty"
+    for copy in kitty["alice"]:
+        assert lib.copies[copy].owner == "alice", "the winner keeps their own"
+    assert lib.in_battle(kitty["alice"][0]) is None, "every copy is free again"
+    thread = [x.content for x in s.said if x.channel == "ictc-1"]
+    assert any("The kitty goes to alice" in line for line in thread)
+    last = thread[-1]
+    assert "won the battle" in last, "the kitty's word comes before the table's last one"
+
+
+async def test_without_ante_nothing_changes_hands(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("alice", "!challenge @bob ante:off")
+    await s.say("bob", "!challenge accept")
+    before = {c.id: c.owner for c in (await s.library()).copies.values()}
+    await play_out(s, loser="alice")
+    after = {c.id: c.owner for c in (await s.library()).copies.values()}
+    assert after == before
+    assert (await s.library()).challenges[1].status is ChallengeStatus.OVER
+
+
+async def test_the_kitty_and_the_table_s_end_commit_together_or_not_at_all(sim: Sim, monkeypatch: Any) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    library = s.router.library
+    assert library is not None
+    real = library.join_action
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        write = await real(*args, **kwargs)
+        if kwargs.get("event_id", "").startswith("battle-end"):
+            original = write.write
+
+            async def broken(conn: Any) -> None:
+                await original(conn)
+                raise RuntimeError("the disk is full")
+
+            write.write = broken
+        return write
+
+    monkeypatch.setattr(library, "join_action", failing)
+    with pytest.raises(RuntimeError):
+        await s.say("bob", "!concede", channel="ictc-1")
+    assert (await s.table()).status is TableStatus.PLAYING, "the table did not end"
+    assert (await s.library()).challenges[1].status is ChallengeStatus.PLAYING, "nor did the kitty move"
+    monkeypatch.setattr(library, "join_action", real)
+    await s.say("bob", "!concede", channel="ictc-1")
+    assert (await s.table()).status is TableStatus.FINISHED
+    assert (await s.library()).challenges[1].status is ChallengeStatus.OVER
+
+
+async def test_a_moderator_ending_the_table_frees_the_copies_and_moves_no_kitty(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    await s.say("mod", "!end-table", channel="ictc-1")
+    lib = await s.library()
+    assert lib.challenges[1].status is ChallengeStatus.OVER
+    assert lib.challenges[1].kitty == ()
+    assert all(lib.in_battle(c) is None for c in lib.copies)
+
+
+async def test_declines_withdrawals_and_refusals(sim: Sim) -> None:
+    s = sim
+    await s.say("bob", "!challenges")
+    said = await s.say("alice", "!challenge @bob")
+    assert "no playable deck" in said[0].content
+    await claimed(s)
+    said = await s.say("alice", "!challenge @alice")
+    assert "someone else" in said[0].content
+    await s.say("alice", "!challenge @bob")
+    said = await s.say("alice", "!challenge @bob")
+    assert "already" in said[0].content
+    said = await s.say("alice", "!challenge accept")
+    assert "no open challenge made to you" in said[0].content
+    said = await s.say("bob", "!challenge decline")
+    assert "declines challenge #1" in said[0].content
+    await s.say("alice", "!challenge @bob")
+    said = await s.say("alice", "!challenge withdraw")
+    assert "withdraws challenge #2" in said[0].content
+    said = await s.say("bob", "!challenges")
+    assert "no open challenge" in said[0].content
+
+
+async def test_a_first_meeting_s_exclusions_leave_those_copies_out(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("carol", "!card starter Tide")
+    await s.say(
+        "alice", "!card new Ember Bolt | type: action | cost: R+1 | text: Deal 2 damage. | script: damage(any, 2)"
+    )
+    await s.say("alice", "!card submit Ember Bolt")
+    await s.say("bob", "!card approve Ember Bolt")
+    await s.say("carol", "!card approve Ember Bolt")
+    await s.say("alice", "!card mint Ember Bolt x2")
+    deck = (
+        "Ember Well x12, Cinder Scout x3, Flame Hound x3, Ash Giant x2, Spark x3, Fireball x2, Flare Up x2,"
+        " Wandering Sellsword x1, Ember Bolt x2"
+    )
+    await s.say("alice", f"!card deck save Bolts: {deck}")
+    said = await s.say("bob", "!card exclude @alice Ember Bolt")
+    assert "excludes" in said[0].content
+    await s.say("alice", "!challenge @bob deck:Bolts")
+    await s.say("bob", "!challenge accept")
+    state = await s.battle()
+    alice = next(i for i, side in enumerate(state.sides) if side.owner == "alice")
+    names = [state.defn(n).name for n, c in enumerate(state.cards, 1) if c.owner == alice]
+    assert "Ember Bolt" not in names
+    assert len(names) == 28, "the deck's two Ember Bolts stay out of this first battle"
+    said = await s.say("bob", "!card exclude @alice Ember Bolt")
+    assert "battled before" in said[0].content
+
+
+async def test_practice_against_the_computer_with_starter_decks(sim: Sim) -> None:
+    s = sim
+    said = await s.say("alice", "!play ictc ai:1 deck:Tide")
+    assert any("the starter deck Tide" in x.content for x in said)
+    await s.say("alice", "!start", channel="ictc-1")
+    state = await s.battle()
+    decks = {state.seats[i]: side.deck_name for i, side in enumerate(state.sides)}
+    assert decks["alice"] == "Tide"
+    assert decks["AI-1"] in {"Ember", "Grove"}, "the computer brings a deck alice does not play"
+    assert all(side.owner is None for side in state.sides), "starter decks for practice: no kitty"
+    ai = Skirmisher()
+    for _ in range(200):
+        table = await s.table()
+        if table.status is not TableStatus.PLAYING:
+            break
+        state = await s.battle()
+        waiting = sorted(ENGINE.awaiting(state))
+        assert waiting == ["alice"], "the computer moves at once; only alice is ever waited for"
+        await s.say("alice", "!" + ENGINE.format_action(state, ai.choose(state, "alice", random.Random(0))), "ictc-1")
+    assert (await s.battle()).turn >= 3
+
+
+async def test_in_a_battle_s_thread_play_is_the_game_s_move_and_still_opens_no_table(sim: Sim) -> None:
+    s = sim
+    await s.say("alice", "!play ictc ai:1 deck:Ember")
+    await s.say("alice", "!start", channel="ictc-1")
+    await s.say("alice", "!cut", channel="ictc-1")
+    said = await s.say("alice", "!play ictc", channel="ictc-1")
+    assert "open a new table from a channel" in said[0].content
+    state = await s.battle()
+    if "alice" in ENGINE.awaiting(state):
+        card = state.sides[state.seats.index("alice")].hand[0]
+        said = await s.say("alice", f"!play #{card}", channel="ictc-1")
+        assert "open a new table" not in said[0].content
