@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from games.tables.engine import Audience, GameEvent, audience_of
-from games.tables.i18n import join_names, tr, trn
+from games.tables.i18n import join_names, players_text, tr, trn
 from games.tables.model import TableStatus
 
 
@@ -65,8 +65,7 @@ class TableOpened:
             host=self.host,
             table=self.table,
             title=self.title,
-            min=self.min_seats,
-            max=self.max_seats,
+            players=players_text(lang, self.min_seats, self.max_seats),
             seats=join_names(lang, self.seats),
             clocks=self.clocks,
         )

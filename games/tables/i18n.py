@@ -110,6 +110,11 @@ def trn(lang: str, key: str, n: int, **fields: object) -> str:
     return FRAMEWORK.plural(lang, key, n, **fields)
 
 
+def players_text(lang: str, low: int, high: int) -> str:
+    """How many players a game seats: "2 players" for a fixed number, "2 to 6 players" otherwise."""
+    return tr(lang, "list.players_exact", n=low) if low == high else tr(lang, "list.players_range", min=low, max=high)
+
+
 def join_names(lang: str, names: tuple[str, ...] | list[str]) -> str:
     """Names in a list as the language writes one (``a, b`` or ``a、b``)."""
     return tr(lang, "list.separator").join(names) if names else tr(lang, "list.nobody")
