@@ -141,8 +141,8 @@ class NomicBot(commands.Bot):
         synchronous = self.settings.sqlite_synchronous
         store = await Store.open(self.settings.database_path, synchronous=synchronous)
         try:
-            # the tables' own connection to the same file (see data/table_store.py for why not one)
-            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous)
+            # the tables read on their own connection and write through the round's writer (data/table_store.py)
+            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous, store=store)
         except BaseException:
             await store.close()
             raise

@@ -92,7 +92,7 @@ async def replay(
         progress = ReplayProgress() if db is not None else None
         store = await Store.open(path, progress=progress)
         try:
-            tables = await TableStore.open(path, progress=progress)
+            tables = await TableStore.open(path, progress=progress, store=store)
             try:
                 cards = await LibraryStore.open(path, progress=progress)
                 try:
