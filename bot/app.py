@@ -147,7 +147,7 @@ class NomicBot(commands.Bot):
             await store.close()
             raise
         try:
-            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous)
+            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous, store=store)
         except BaseException:
             await tables.close()
             await store.close()

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from bot.router import Router
 from bot.sim.replay import _run, read_scenario, replay
 from data.group_commit import Done, GroupCommit, Outcome, Superseded, Written
-from data.library_store import LibraryStore
+from data.library_store import LibraryConflictError, LibraryStore
 from data.sqlite_writer import SqliteWriter
 from data.store import ReplayProgress, Store
 from data.table_store import TableStore
@@ -428,17 +428,51 @@ async def test_tables_share_the_rounds_writer(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_the_card_library_shares_the_rounds_writer_and_its_batches(tmp_path: Path) -> None:
+    path = tmp_path / "both.db"
+    store = await Store.open(path)
+    cards = await LibraryStore.open(path, store=store)
+    service = RoundService(store)
+    try:
+        await started(service, "g", ["alice"])
+        at = datetime(2026, 1, 5, tzinfo=UTC)
+
+        def action(seq: int, event: str) -> tuple[Any, Any]:
+            changes = cards.changes(seq=seq, previous_seq=seq - 1, meta=f"m{seq}", first=seq == 1)
+            return changes, cards.entry(event_id=event, at=at, actor="alice", kind="k", body="{}")
+
+        before = store.writer.batches
+        with held_writer() as gate:
+            give = asyncio.ensure_future(
+                service.act("g", ctx("mod", "give"), AdminGive(target="alice", items=Items(points=1)))
+            )
+            await turn()  # the give's batch waits at the writer; the next two queue behind it, together
+            first = asyncio.ensure_future(cards.commit("g", *action(1, "c1")))
+            stale = asyncio.ensure_future(cards.commit("g", *action(1, "c2")))
+            await turn()
+            gate.set()
+            assert (await give).accepted
+            assert await first
+            with pytest.raises(LibraryConflictError):
+                await stale
+        assert store.writer.batches == before + 2, "no writer of its own: the library's actions ride a batch"
+        assert not await cards.commit("g", *action(1, "c1")), "a redelivered event changes nothing"
+        assert await cards.log("g") == [(1, "c1", "k")]
+        assert (await cards.load("g")) is not None
+    finally:
+        await cards.close()
+        await store.close()
+
+
 # --- the replay: its lines in order, whatever else its writer carries -----------------------------
 
 
-async def _replayed_beside_load(
-    lines: list[Any], db: Path, until: datetime | None
-) -> tuple[dict[str, Any], list[Any]]:
+async def _replayed_beside_load(lines: list[Any], db: Path, until: datetime | None) -> tuple[dict[str, Any], list[Any]]:
     """The scenario replayed while another guild's actions keep the same writer busy."""
     progress = ReplayProgress()
     store = await Store.open(db, progress=progress)
     tables = await TableStore.open(db, progress=progress, store=store)
-    cards = await LibraryStore.open(db, progress=progress)
+    cards = await LibraryStore.open(db, progress=progress, store=store)
     noise = RoundService(store)
     await started(noise, "noise", [f"n{i}" for i in range(8)])
     stop = asyncio.Event()

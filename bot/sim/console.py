@@ -129,7 +129,7 @@ async def console(
             await store.close()
             raise
         try:
-            library_store = await LibraryStore.open(path)
+            library_store = await LibraryStore.open(path, store=store)
         except BaseException:
             await table_store.close()
             await store.close()

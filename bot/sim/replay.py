@@ -94,7 +94,7 @@ async def replay(
         try:
             tables = await TableStore.open(path, progress=progress, store=store)
             try:
-                cards = await LibraryStore.open(path, progress=progress)
+                cards = await LibraryStore.open(path, progress=progress, store=store)
                 try:
                     return await _run(store, lines, seed=seed, until=until, table_store=tables, library_store=cards)
                 finally:
