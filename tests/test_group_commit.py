@@ -638,3 +638,112 @@ def test_killed_during_a_batch_every_answered_action_is_kept_and_none_is_half_wr
             await store.close()
 
     assert asyncio.run(states(db, drop_snapshots=False)) == asyncio.run(states(whole, drop_snapshots=True))
+
+
+_KILLED_WITH_THE_LIBRARY = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys
+    from datetime import UTC, datetime
+    from data.library_store import LibraryStore
+    from data.sqlite_writer import SqliteWriter
+    from data.store import Store
+    from games.nomic.actions import PlaceBid
+    from games.nomic.context import ChannelRole
+    from games.nomic.service import RoundService
+    from tests.test_group_commit import ctx, started
+
+    batches = 0
+    original = SqliteWriter.start
+
+    def event_of(job):
+        return job.parts[0].entry.event_id if job.parts else job._row[2]
+
+    class Dying:
+        # the writer's connection, killed with its process when it is told to COMMIT
+
+        def __init__(self, conn, events):
+            self._conn, self._events = conn, events
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT":
+                print("batch " + " ".join(self._events), flush=True)
+                os.kill(os.getpid(), signal.SIGKILL)
+            return self._conn.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self._conn, name)
+
+    def killing(self, jobs, done):
+        # past the setup, the first batch of several jobs with a card action among them
+        global batches
+        batches += 1
+        if batches > 40 and len(jobs) >= 4 and any(job.parts for job in jobs):
+            self._conn = Dying(self._conn, [event_of(job) for job in jobs if job.parts or hasattr(job, "_row")])
+        return original(self, jobs, done)
+
+    SqliteWriter.start = killing
+
+    async def main():
+        store = await Store.open(sys.argv[1])
+        cards = await LibraryStore.open(sys.argv[1], store=store)
+        service = RoundService(store, snapshot_every=5)
+        guilds = ["g1", "g2"]
+        members = [f"m{i}" for i in range(6)]
+        for guild in guilds:
+            await started(service, guild, members)
+
+        async def member(guild, name, n=0):
+            while True:
+                n += 1
+                event = f"{guild}:{name}:{n}"
+                action = PlaceBid(lot=1 + n % 2, amount=1000 + n * 10 + int(name[1:]))
+                if (await service.act(guild, ctx(name, event, ChannelRole.AUCTIONS), action)).accepted:
+                    print("ack " + event, flush=True)
+
+        async def library(guild, n=0):
+            at = datetime(2026, 1, 5, tzinfo=UTC)
+            while True:
+                n += 1
+                event = f"lib:{guild}:{n}"
+                changes = cards.changes(seq=n, previous_seq=n - 1, meta=str(n), first=n == 1)
+                entry = cards.entry(event_id=event, at=at, actor="m0", kind="card", body="{}")
+                if await cards.commit(guild, changes, entry):
+                    print("ack " + event, flush=True)
+
+        await asyncio.gather(*(member(g, m) for g in guilds for m in members), *(library(g) for g in guilds))
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_killed_during_a_batch_with_card_actions_keeps_every_answered_one_and_no_half_of_the_others(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "killed.db"
+    root = Path(__file__).resolve().parents[1]
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_WITH_THE_LIBRARY, str(db)],
+        cwd=root,
+        timeout=120,
+        capture_output=True,
+        check=False,
+    )
+    assert killed.returncode == -9, killed.stderr.decode()
+    out = killed.stdout.decode().splitlines()
+    acked = {line.split()[1] for line in out if line.startswith("ack ")}
+    in_batch = next(line.split()[1:] for line in out if line.startswith("batch "))
+    assert any(event.startswith("lib:") for event in in_batch)
+    assert any(not event.startswith("lib:") for event in in_batch)
+    assert any(event.startswith("lib:") for event in acked)
+
+    conn = sqlite3.connect(db)
+    try:
+        kept = {str(r[0]) for r in conn.execute("SELECT event_id FROM actions UNION SELECT event_id FROM card_actions")}
+        heads = dict(conn.execute("SELECT guild_id, seq FROM card_libraries").fetchall())
+        logged = dict(conn.execute("SELECT guild_id, MAX(seq) FROM card_actions GROUP BY guild_id").fetchall())
+    finally:
+        conn.close()
+    assert acked <= kept, f"answered but lost: {sorted(acked - kept)[:5]}"
+    assert not set(in_batch) & kept, "the transaction cut short left some of its actions"
+    assert heads == logged, "a library's row and its log are kept together or not at all"
