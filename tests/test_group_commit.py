@@ -542,7 +542,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
 
         def execute(self, sql, *args):
             if sql == "COMMIT":
-                print("batch " + " ".join(self._events), flush=True)
+                os.write(1, ("batch " + " ".join(self._events) + "\\n").encode())  # one write: no ack cuts it
                 os.kill(os.getpid(), signal.SIGKILL)
             return self._conn.execute(sql, *args)
 
@@ -599,7 +599,9 @@ def test_killed_during_a_batch_every_answered_action_is_kept_and_none_is_half_wr
     assert killed.returncode == -9, killed.stderr.decode()
     out = killed.stdout.decode().splitlines()
     acked = {line.split()[1] for line in out if line.startswith("ack ")}
-    in_batch = next(line.split()[1:] for line in out if line.startswith("batch "))
+    batches = [line.split()[1:] for line in out if line.startswith("batch ")]
+    assert batches, f"killed outside a batch: {out[-3:]} {killed.stderr.decode()[-2000:]}"
+    in_batch = batches[0]
     assert len(in_batch) >= 4
     assert len(acked) > 50
 
@@ -666,7 +668,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
 
         def execute(self, sql, *args):
             if sql == "COMMIT":
-                print("batch " + " ".join(self._events), flush=True)
+                os.write(1, ("batch " + " ".join(self._events) + "\\n").encode())  # one write: no ack cuts it
                 os.kill(os.getpid(), signal.SIGKILL)
             return self._conn.execute(sql, *args)
 
