@@ -111,6 +111,24 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--web-requests", type=int, default=1000, help="with --web: the requests of the load")
     bench.add_argument("--web-concurrency", type=int, default=50, help="with --web: requests at a time")
     bench.add_argument(
+        "--load",
+        action="store_true",
+        help="instead of the busy week: bids at once (one guild, many guilds) against sequential bids and raw"
+        " commits, in interleaved rounds",
+    )
+    bench.add_argument("--load-rounds", type=int, default=7, help="with --load: interleaved rounds")
+    bench.add_argument("--load-actions", type=int, default=1000, help="with --load: bids a measurement")
+    bench.add_argument(
+        "--burst",
+        action="store_true",
+        help="instead of the busy week: the Discord calls of 500 bids in one channel, timed under Discord's limits",
+    )
+    bench.add_argument(
+        "--baseline",
+        type=Path,
+        help="with --load or --burst: a checkout of an earlier version to measure beside this one",
+    )
+    bench.add_argument(
         "--tick-gc",
         choices=("bot", "python"),
         default="bot",
@@ -128,6 +146,29 @@ def main(argv: list[str] | None = None) -> int:
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE
+
+
+def _load_benches(args: argparse.Namespace) -> int:
+    """``bench --load`` and ``bench --burst``: actions under load, and bursts of bids on simulated Discord."""
+    baseline = args.baseline.resolve() if args.baseline is not None else None
+    if baseline is not None and not (baseline / "bot" / "__main__.py").is_file():
+        print(f"--baseline {args.baseline}: not a checkout of this bot (no bot/__main__.py)", file=sys.stderr)
+        return 2
+    reports = []
+    if args.load:
+        from bot.bench_load import load_bench
+
+        reports.append(
+            asyncio.run(
+                load_bench(actions=args.load_actions, rounds=args.load_rounds, where=args.dir, baseline=baseline)
+            )
+        )
+    if args.burst:
+        from bot.bench_burst import burst_bench
+
+        reports.append(asyncio.run(burst_bench(baseline=baseline)))
+    print("\n\n".join(reports))
+    return 0
 
 
 def _game_bench(game: str, runs: int) -> int:
@@ -190,6 +231,8 @@ def _command(args: argparse.Namespace) -> int:
                 where=args.dir,
             )
         )
+    if args.command == "bench" and (args.load or args.burst):
+        return _load_benches(args)
     if args.command == "bench" and args.game:
         return _game_bench(args.game, args.tick_runs)
     if args.command == "bench":

@@ -35,6 +35,7 @@ from bot.discord_io import GuildConfig, chunks, command_text, dms_closed, reply_
 from bot.memory import Memory
 from bot.notices import Notices
 from bot.permissions import cannot_post
+from bot.receipts import BidReceipts
 from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
@@ -119,6 +120,8 @@ class NomicBot(commands.Bot):
         self.scheduler: LiveScheduler | None = None
         self._configs: dict[int, GuildConfig] = {}
         self.board = BoardPoster(self, settings.board_refresh_seconds)
+        self.receipts = BidReceipts(self, settings.bids_answer_seconds)
+        """Prefix bids' answers, together in each channel's one "bids received" message (``bot.receipts``)."""
         self.desk = TableDesk(self)
         self.cards = CardDesk(self)
         self.notices = Notices(self)
@@ -141,13 +144,13 @@ class NomicBot(commands.Bot):
         synchronous = self.settings.sqlite_synchronous
         store = await Store.open(self.settings.database_path, synchronous=synchronous)
         try:
-            # the tables' own connection to the same file (see data/table_store.py for why not one)
-            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous)
+            # the tables read on their own connection and write through the round's writer (data/table_store.py)
+            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous, store=store)
         except BaseException:
             await store.close()
             raise
         try:
-            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous)
+            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous, store=store)
         except BaseException:
             await tables.close()
             await store.close()
@@ -216,6 +219,7 @@ class NomicBot(commands.Bot):
     async def release(self) -> None:
         """Stop the timers and close the store (a clean shutdown replays nothing on the next start)."""
         self.board.stop()
+        self.receipts.stop()
         if self.web is not None:
             web, self.web = self.web, None
             await web.stop()

@@ -39,7 +39,7 @@ import aiosqlite
 from bot import bench_ticks
 from bot.bench_digest import digest_bench
 from bot.router import Router
-from data.store import ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
+from data.store import AppendWatch, ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -146,6 +146,7 @@ class TimedStore:
         archive: Sequence[ArchiveRow] = (),
         joined: JoinedWrite | None = None,
         mod_log: Sequence[ModLogRow] = (),
+        watch: AppendWatch | None = None,
     ) -> bool:
         started = time.perf_counter()
         stored = await self.store.append(
@@ -162,6 +163,7 @@ class TimedStore:
             archive=archive,
             joined=joined,
             mod_log=mod_log,
+            watch=watch,
         )
         elapsed = time.perf_counter() - started
         self.appends += 1

@@ -1,17 +1,18 @@
-"""The lot board in #auctions, refreshed at most every few seconds however fast bids come in.
+"""The lot board: one message per guild, edited in place at most every few seconds however fast bids come.
 
-During a burst of bids each accepted bid gets a ✅ and the board is posted (or edited in place)
-once per interval, which keeps the bot far under Discord's rate limits. A board is edited in
-place while it is the channel's latest message and younger than an hour (older messages have a
-small edit budget: error 30046); otherwise a new board is posted below the bids and the previous
-one is removed, so the channel holds one current board.
+The board lives in the board channel a moderator chose (``/setup channel board #channel``), else in
+the channel of the bids, pinned there (when the bot may pin) so members find it above the bids.
+Each refresh edits that one message, however many messages came after it; only when Discord
+refuses the edit (an old message's edit budget is spent: 30046; the message was deleted) is a new
+board posted, pinned, and the previous one deleted. Which message is the board is kept in the
+store (``bot_meta``), so a restart edits the same board rather than posting another. A burst of
+bids thus costs one edit every ``interval`` seconds, far under Discord's message limits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,10 +29,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EDIT_WINDOW = timedelta(hours=1)
 LOST = "the lot board"
 NEEDS = ("send_messages", "embed_links", "attach_files")
 """A board is a message with an embed and a picture: without any of these it is refused, or shows up empty."""
+META = "board:{guild}"
+"""``bot_meta`` key of a guild's board: ``CHANNEL_ID/MESSAGE_ID``."""
 
 
 class BoardPoster:
@@ -41,10 +43,10 @@ class BoardPoster:
         self._dirty: dict[int, discord.TextChannel] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last_post: dict[int, float] = {}
-        self._boards: dict[int, discord.Message] = {}
+        self._boards: dict[int, discord.Message | discord.PartialMessage] = {}
 
     def request(self, guild: discord.Guild, channel: discord.TextChannel) -> None:
-        """Show the current lots soon: now if the last board is old enough, else at the interval's end."""
+        """Show the current lots soon: now if the last refresh is old enough, else at the interval's end."""
         self._dirty[guild.id] = channel
         task = self._tasks.get(guild.id)
         if task is None or task.done():
@@ -72,7 +74,20 @@ class BoardPoster:
                 else:
                     await self._bot.notices.report(guild, await self._bot.config(guild.id), failure)
 
+    async def _board(self, guild: discord.Guild) -> discord.Message | discord.PartialMessage | None:
+        """The guild's board message: as last seen, or as the store remembers it after a restart."""
+        found = self._boards.get(guild.id)
+        if found is not None:
+            return found
+        kept = await self._bot.db.meta(META.format(guild=guild.id))
+        channel_id, _, message_id = (kept or "").partition("/")
+        channel = guild.get_channel(int(channel_id)) if channel_id.isdigit() else None
+        if not isinstance(channel, discord.TextChannel) or not message_id.isdigit():
+            return None
+        return channel.get_partial_message(int(message_id))
+
     async def post(self, guild: discord.Guild, channel: discord.TextChannel) -> None:
+        """Edit the board to show the lots now; post a new one only when that cannot be done."""
         bot = self._bot
         now = bot.clock.now()
         ctx = Context(actor=SYSTEM, actor_name="the board", channel=ChannelRole.AUCTIONS, at=now)
@@ -81,30 +96,35 @@ class BoardPoster:
         if not posts or posts[0].error or state is None:
             return
         config = await bot.config(guild.id)
-        embed, picture = embeds.board(state, config.localize(posts[0].text, guild), now)
-        old = self._boards.get(guild.id)
-        if (
-            old is not None
-            and old.channel.id == channel.id
-            and channel.last_message_id == old.id
-            and discord.utils.utcnow() - old.created_at < EDIT_WINDOW
-        ):
+        text = config.localize(posts[0].text, guild)
+        where = config.channel_for(guild, ChannelRole.BOARD) or channel
+        old = await self._board(guild)
+        if old is not None and old.channel.id == where.id:
+            embed, picture = embeds.board(state, text, now)
             try:
                 self._boards[guild.id] = await old.edit(embed=embed, attachments=[picture])
                 return
+            except discord.NotFound:
+                old = None
             except discord.HTTPException as exc:
-                if exc.code != TOO_OLD_TO_EDIT and not isinstance(exc, discord.NotFound):
+                if exc.code != TOO_OLD_TO_EDIT:
                     raise
-                embed, picture = embeds.board(state, config.localize(posts[0].text, guild), now)
-        missing = lacking_flags(channel, guild.me, NEEDS) if guild.me is not None else []
+        missing = lacking_flags(where, guild.me, NEEDS) if guild.me is not None else []
         if missing:
             # told once, not tried: a board that Discord refuses or shows empty helps nobody
-            await bot.notices.report(guild, config, notices.forbidden(channel, missing, LOST))
+            await bot.notices.report(guild, config, notices.forbidden(where, missing, LOST))
             return
-        self._boards[guild.id] = await channel.send(embed=embed, file=picture)
-        if old is not None:
-            # one board in the channel: the new one, below the bids it shows
+        embed, picture = embeds.board(state, text, now)
+        board = await where.send(embed=embed, file=picture)
+        self._boards[guild.id] = board
+        await bot.db.set_meta(META.format(guild=guild.id), f"{where.id}/{board.id}")
+        if guild.me is not None and where.permissions_for(guild.me).manage_messages:
             try:
+                await board.pin(reason="the lot board")
+            except discord.HTTPException as exc:  # 50 pins already, say: the board works unpinned
+                log.info("guild %s: could not pin the lot board: %s", guild.id, exc)
+        if old is not None:
+            try:  # one board: the new one
                 await old.delete()
             except discord.HTTPException:
                 log.info("guild %s: could not delete the previous lot board", guild.id)

@@ -30,7 +30,7 @@ ROLES: tuple[ChannelRole, ...] = (
     ChannelRole.JUDGE_ELECTIONS,
 )
 """The channel roles of the round a guild maps onto its channels (by choice, or by their names)."""
-OPTIONAL_ROLES: tuple[ChannelRole, ...] = (ChannelRole.MOD_LOG,)
+OPTIONAL_ROLES: tuple[ChannelRole, ...] = (ChannelRole.MOD_LOG, ChannelRole.BOARD)
 """Channel roles used only when a moderator binds a channel to them (never found by name)."""
 
 _MENTION = re.compile(r"^<@!?(\d{5,25})>[,.;:!?]*$")

@@ -84,12 +84,6 @@ NEEDS: tuple[Need, ...] = (
         implied_by="send_messages",
     ),
     Need(
-        "add_reactions",
-        "Add Reactions",
-        {AUC: "accepted bids get a written answer instead of a ✅ (many more messages in a busy auction)"},
-        implied_by="view_channel",
-    ),
-    Need(
         "create_public_threads",
         "Create Public Threads",
         {
@@ -107,7 +101,11 @@ NEEDS: tuple[Need, ...] = (
     Need(
         "manage_messages",
         "Manage Messages",
-        _everywhere("nothing breaks today (I never delete or pin anyone else's messages)"),
+        {
+            **_everywhere("nothing breaks today (I never delete or pin anyone else's messages)"),
+            AUC: "the lot board is not pinned (members find it by scrolling up; a board channel of `/setup` avoids"
+            " that)",
+        },
         implied_by="view_channel",
         optional=True,
     ),

@@ -25,7 +25,12 @@ class Settings(BaseSettings):
         description="register the slash commands globally at start (only when they changed since the last sync)",
     )
     board_refresh_seconds: float = Field(
-        default=5.0, ge=0, description="during a burst of bids, post the refreshed lot board at most this often"
+        default=3.0, ge=0, description="during a burst of bids, edit the lot board at most this often"
+    )
+    bids_answer_seconds: float = Field(
+        default=2.5,
+        ge=0,
+        description="during a burst of `!bid`, change each channel's one 'Bids received' message at most this often",
     )
 
     web_port: int | None = Field(

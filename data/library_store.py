@@ -9,7 +9,11 @@ the second is refused with ``LibraryConflictError`` and nothing it wrote stays.
 A trade of the round that moves card copies is one transaction of the round's store: ``joined``
 gives the round's ``Store.append`` the library's part to write inside it (see ``JoinedWrite``).
 
-Like the tables' store, it has its own connection to the round's database file.
+Like the tables' store, it reads on a connection of its own and writes through the file's one writer
+(``data.group_commit``), the round's when opened with ``store=``: a second writer on the file would
+wait for SQLite's write lock in its busy handler behind every batch of the round's burst. Its
+action rides in the next batch as a job whose one part is the action's writes (``JoinedLibraryWrite``,
+the same part a trade of the round joins), so it shares that batch's fsync.
 """
 
 from __future__ import annotations
@@ -23,7 +27,19 @@ from typing import Any
 
 import aiosqlite
 
-from data.store import ReplayProgress, Store, connect, write_progress
+from data.group_commit import GroupCommit, Written
+from data.sqlite_writer import SqlJob, StoreJob
+from data.store import ReplayProgress, Store, connect, open_writer
+
+_HAS_EVENT = "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?"
+
+
+def _nothing() -> None:
+    """A library action of its own has nothing to do once committed: its service waits for the commit."""
+
+
+def _nothing_to_write(conn: sqlite3.Connection) -> None:
+    """A library action's writes are its one joined part (``JoinedLibraryWrite``), run inside the batch."""
 
 
 class LibraryConflictError(Exception):
@@ -150,25 +166,57 @@ class JoinedLibraryWrite:
 class LibraryStore:
     """The card libraries of every guild; callers serialise their writes per guild."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: str,
+        progress: ReplayProgress | None = None,
+        *,
+        writer: GroupCommit[SqlJob],
+        owns_writer: bool,
+    ) -> None:
         self._conn = conn
         self.path = path
         self.progress = progress
+        self._writer = writer
+        self._owns_writer = owns_writer
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        progress: ReplayProgress | None = None,
+        store: Store | None = None,
     ) -> LibraryStore:
-        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas."""
+        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas.
+
+        ``store``: the round's store of the same file, whose writer the library shares (as the tables'
+        store does); without it the library has a writer of its own.
+        """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        migrated = await Store.open(path, synchronous=synchronous)
-        await migrated.close()
+        if store is None:
+            migrated = await Store.open(path, synchronous=synchronous)
+            await migrated.close()
         pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
-        return cls(await connect(path, pragmas), str(path), progress)
+        conn = await connect(path, pragmas)
+        if store is not None:
+            return cls(conn, str(path), progress, writer=store.writer, owns_writer=False)
+        try:
+            writer = await open_writer(path, synchronous, progress)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path), progress, writer=writer, owns_writer=True)
 
     async def close(self) -> None:
-        await self._conn.close()
+        try:
+            if self._owns_writer:
+                await self._writer.close()
+        finally:
+            await self._conn.close()
 
     async def load(self, guild: str) -> StoredLibrary | None:
         async with self._conn.execute("SELECT seq, body FROM card_libraries WHERE guild_id = ?", (guild,)) as cur:
@@ -184,9 +232,7 @@ class LibraryStore:
         return StoredLibrary(seq=int(head[0]), meta=str(head[1]), rows=rows)
 
     async def has_event(self, guild: str, event_id: str) -> bool:
-        async with self._conn.execute(
-            "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?", (guild, event_id)
-        ) as cur:
+        async with self._conn.execute(_HAS_EVENT, (guild, event_id)) as cur:
             return await cur.fetchone() is not None
 
     async def last_source_line(self, guild: str) -> int | None:
@@ -208,25 +254,16 @@ class LibraryStore:
     async def commit(self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> bool:
         """Write one action in one transaction. False, changing nothing, when the event was logged before;
         ``LibraryConflictError`` (nothing written) when another writer got there first."""
-        conn = self._conn
-        marks = self.progress.unsaved() if self.progress is not None else []
+        part = JoinedLibraryWrite(guild, changes, entry, on_commit=_nothing)
+
+        def known(conn: sqlite3.Connection) -> bool:
+            return conn.execute(_HAS_EVENT, (guild, entry.event_id)).fetchone() is not None
+
         try:
-            await conn.execute("BEGIN IMMEDIATE")
-            await _write(conn, guild, changes, entry)
-            await write_progress(conn, marks)
-            await conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await conn.execute("ROLLBACK")
-            if await self.has_event(guild, entry.event_id):
-                return False
+            written = await self._writer.write(StoreJob(_nothing_to_write, parts=(part,), logged=known))
+        except sqlite3.IntegrityError:  # a row the library did not expect (a copy another writer created)
             raise LibraryConflictError("the card library changed since it was read") from None
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
-        if self.progress is not None:
-            self.progress.saved(marks)
-        return True
+        return written is Written.STORED
 
     def joined(
         self,

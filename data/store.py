@@ -1,7 +1,12 @@
 """SQLite persistence: migrations, the action log and snapshots. It knows SQL and nothing else.
 
-Each action is one transaction; its row's unique ``(guild_id, event_id)`` makes a redelivered
-event a no-op. WAL with ``synchronous=FULL`` makes a commit durable when it returns.
+Every write goes through the store's one writer (``data.group_commit``): an action's rows (its log
+row, a snapshot, archived records, entries of the moderators' log, another store's joined part, a
+replay's progress marks) are one job, written whole or not at all, and the jobs queued while a
+transaction commits share the next one. A write returns once its transaction committed. The log
+row's unique ``(guild_id, event_id)`` makes a redelivered event a no-op. WAL with
+``synchronous=FULL`` makes a commit durable when it returns. Reads use a connection of their own,
+so they never wait behind a commit, and see only what is committed.
 
 A file that cannot be used (not a database, damaged, read-only, written by a newer version) is
 refused at ``open`` with ``StoreOpenError``, whose text is one line saying what is wrong and what
@@ -21,6 +26,9 @@ from pathlib import Path
 from typing import Protocol
 
 import aiosqlite
+
+from data.group_commit import GroupCommit, Outcome, Written
+from data.sqlite_writer import JoinedPart, SqliteWriter, SqlJob, StoreJob
 
 _INSERT_ACTION = (
     "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -62,10 +70,21 @@ class JoinedWrite(Protocol):
     inside the round's transaction so both commit or neither does."""
 
     async def write(self, conn: aiosqlite.Connection) -> None:
-        """Write inside the open transaction; raise to roll the whole action back."""
+        """Write inside the open transaction (``conn`` has the statements of an aiosqlite connection);
+        raise to keep the whole action out."""
 
     def committed(self) -> None:
         """The transaction is durable."""
+
+
+class AppendWatch(Protocol):
+    """The caller's side of an appended action (``RoundService``): told when it is queued, so the
+    guild's next action may go ahead, and whether it was written, in commit order (before any
+    waiter resumes)."""
+
+    def queued(self) -> None: ...
+
+    def settled(self, written: bool) -> None: ...
 
 
 class ModLogRow(Protocol):
@@ -117,6 +136,36 @@ class GuildSettings:
     """Whether the round's web record shows this guild: ``on``, ``hidden`` (not listed) or ``off``."""
 
 
+_HAS_EVENT = "SELECT 1 FROM actions WHERE guild_id = ? AND event_id = ?"
+_UPSERT_SNAPSHOT = (
+    "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at, body = excluded.body"
+)
+_UPSERT_ARCHIVE = (
+    "INSERT INTO archive (guild_id, kind, number, seq, archived_at, body) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, kind, number) DO UPDATE SET seq = excluded.seq,"
+    " archived_at = excluded.archived_at, body = excluded.body"
+)
+_BIND_CHANNEL = (
+    "INSERT INTO guild_channels (guild_id, role, channel_id, updated_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at"
+)
+_UNBIND_CHANNEL = "DELETE FROM guild_channels WHERE guild_id = ? AND role = ?"
+_SET_MODERATOR_ROLE = (
+    "INSERT INTO guild_settings (guild_id, moderator_role_id, updated_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
+    " updated_at = excluded.updated_at"
+)
+_HOLD_NOTICE = "INSERT INTO held_notices (guild_id, member_id, at, text) VALUES (?, ?, ?, ?)"
+_KEEP_NEWEST_HELD = (
+    "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id NOT IN"
+    " (SELECT id FROM held_notices WHERE guild_id = ? AND member_id = ? ORDER BY id DESC LIMIT ?)"
+)
+_SET_WEB_MODE = (
+    "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at"
+)
+_SET_META = "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _UPSERT_PROGRESS = (
     "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET line = excluded.line"
@@ -208,6 +257,34 @@ async def write_progress(conn: aiosqlite.Connection, marks: list[tuple[str, int]
         await conn.execute(_UPSERT_PROGRESS, (guild, line))
 
 
+def progress_job(progress: ReplayProgress | None) -> StoreJob | None:
+    """The progress marks not written yet, as the last job of a batch (None: none to write)."""
+    marks = progress.unsaved() if progress is not None else []
+    if progress is None or not marks:
+        return None
+
+    def done(outcome: Outcome) -> None:
+        if outcome is Written.STORED:
+            progress.saved(marks)
+
+    return StoreJob(lambda conn: conn.executemany(_UPSERT_PROGRESS, marks).close(), done=done)
+
+
+WRITER_PRAGMAS = ("busy_timeout=10000", "journal_mode=WAL", "synchronous={sync}", "foreign_keys=ON")
+
+
+async def open_writer(
+    path: str | Path, synchronous: str, progress: ReplayProgress | None
+) -> GroupCommit[SqlJob]:
+    """The single writer of a database file: its own connection, every batch one transaction."""
+    pragmas = [p.format(sync=synchronous.upper()) for p in WRITER_PRAGMAS]
+    try:
+        conn = await SqliteWriter.open(path, pragmas)
+    except (sqlite3.Error, OSError) as exc:
+        raise open_error(path, exc) from exc
+    return GroupCommit(conn, closing=lambda: progress_job(progress))
+
+
 async def _worker_stopped(conn: aiosqlite.Connection) -> None:
     """Wait for the worker thread of a connection that failed to open.
 
@@ -257,14 +334,72 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
     return found
 
 
+class _ActionJob:
+    """An appended action's rows, as one job of the group commit (see ``Store.append``)."""
+
+    __slots__ = ("_archived", "_created", "_noted", "_row", "_snapshot", "_watch", "key", "parts", "statement")
+
+    def __init__(
+        self,
+        guild: str,
+        row: tuple[object, ...],
+        *,
+        created: tuple[str, str, str] | None,
+        snapshot: tuple[object, ...] | None,
+        archived: list[tuple[object, ...]],
+        noted: list[tuple[str, ...]],
+        parts: tuple[JoinedPart, ...],
+        watch: AppendWatch | None,
+    ) -> None:
+        self.key = guild
+        self._row = row
+        self._created = created
+        self._snapshot = snapshot
+        self._archived = archived
+        self._noted = noted
+        self.parts = parts
+        self._watch = watch
+        alone = created is None and snapshot is None and not archived and not noted and not parts
+        self.statement: tuple[str, Sequence[object]] | None = (_INSERT_ACTION, row) if alone else None
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        if self._created is not None:
+            conn.execute("INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)", self._created)
+        conn.execute(_INSERT_ACTION, self._row)
+        if self._snapshot is not None:
+            conn.execute(_UPSERT_SNAPSHOT, self._snapshot)
+        if self._archived:
+            conn.executemany(_UPSERT_ARCHIVE, self._archived)
+        if self._noted:
+            conn.executemany(_INSERT_MOD_LOG, self._noted)
+
+    def logged(self, conn: sqlite3.Connection) -> bool:
+        return conn.execute(_HAS_EVENT, (self.key, self._row[2])).fetchone() is not None
+
+    def settled(self, outcome: Outcome) -> None:
+        if outcome is Written.STORED:
+            for part in self.parts:
+                part.committed()
+        if self._watch is not None:
+            self._watch.settled(outcome is Written.STORED)
+
+
 class Store:
-    """One connection per process; callers serialise their transactions per guild."""
+    """A connection for reads and the file's one writer (shared with ``TableStore``) for writes."""
 
     def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
         self._conn = conn
         self.path = path
         self.progress = progress
         """Set by a replay on a lasting file: its progress is written with every commit (see ``ReplayProgress``)."""
+        self._writer: GroupCommit[SqlJob] | None = None
+
+    @property
+    def writer(self) -> GroupCommit[SqlJob]:
+        """The group commit every write of this file goes through."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        return self._writer
 
     @classmethod
     async def open(
@@ -287,6 +422,7 @@ class Store:
             # A write that changes nothing: SQLite quietly opens a file it may not write read-only,
             # and that would otherwise show at the first action, not here.
             await conn.execute("DELETE FROM schema_migrations WHERE 0")
+            store._writer = await open_writer(path, synchronous, progress)
         except (sqlite3.Error, OSError) as exc:
             await conn.close()
             raise open_error(path, exc) from exc
@@ -296,7 +432,21 @@ class Store:
         return store
 
     async def close(self) -> None:
-        await self._conn.close()
+        """Commit what is queued, then close both connections."""
+        try:
+            if self._writer is not None:
+                await self._writer.close()
+        finally:
+            await self._conn.close()
+
+    async def _write(self, *statements: tuple[str, Sequence[object]]) -> None:
+        """Statements as one job, waited for until its transaction committed."""
+
+        def run(conn: sqlite3.Connection) -> None:
+            for sql, params in statements:
+                conn.execute(sql, params)
+
+        await self.writer.write(StoreJob(run))
 
     async def _refuse_newer(self) -> None:
         """Leave untouched a file migrated by a newer version (it may hold what this one cannot read)
@@ -381,9 +531,8 @@ class Store:
         return snapshot, [LoggedAction(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
 
     async def has_event(self, guild: str, event_id: str) -> bool:
-        async with self._conn.execute(
-            "SELECT 1 FROM actions WHERE guild_id = ? AND event_id = ?", (guild, event_id)
-        ) as cur:
+        """Whether the event is logged (committed; the writer's queue is not looked at)."""
+        async with self._conn.execute(_HAS_EVENT, (guild, event_id)) as cur:
             return await cur.fetchone() is not None
 
     async def last_source_line(self, guild: str) -> int | None:
@@ -405,21 +554,9 @@ class Store:
             self.progress.finish(guild, line)
 
     async def save_progress(self) -> None:
-        """Write the progress marks not written yet (at the end of a replay)."""
-        marks = self.progress.unsaved() if self.progress is not None else []
-        if not marks:
-            return
-        conn = self._conn
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            await write_progress(conn, marks)
-            await conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
-        if self.progress is not None:
-            self.progress.saved(marks)
+        """Write the progress marks not written yet (at the end of a replay): they ride on any batch."""
+        if self.progress is not None and self.progress.unsaved():
+            await self._write()
 
     async def append(
         self,
@@ -437,68 +574,31 @@ class Store:
         archive: Sequence[ArchiveRow] = (),
         joined: JoinedWrite | None = None,
         mod_log: Sequence[ModLogRow] = (),
+        watch: AppendWatch | None = None,
     ) -> bool:
         """Log one action (and optionally a snapshot, archived records, entries of the moderators' log,
-        another store's part) in one transaction.
+        another store's part), all or nothing, in the next transaction of the group commit.
 
         Returns False, changing nothing, when the event was logged before. ``seed`` creates the
-        guild's row with the first action of its round. ``joined`` writes after the action's row;
-        when it raises, nothing of the action is kept and the error goes to the caller.
+        guild's row with the first action of its round. ``joined`` writes after the action's rows;
+        when it raises, nothing of the action is kept and the error goes to the caller. ``watch`` is
+        told once the action is queued and what became of it; the actions of one guild depend on
+        each other: when one is not written, the guild's later ones queued behind it are not either
+        (``data.group_commit.Superseded``).
         """
-        conn = self._conn
-        row = (guild, seq, event_id, at.isoformat(), actor, kind, body, source_line)
-        marks = self.progress.unsaved() if self.progress is not None else []
-        if seed is None and snapshot is None and not archive and not marks and joined is None and not mod_log:
-            # One statement in autocommit mode is its own transaction: one round trip, one commit.
-            try:
-                await conn.execute(_INSERT_ACTION, row)
-            except sqlite3.IntegrityError:
-                if await self.has_event(guild, event_id):
-                    return False
-                raise
-            return True
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            if seed is not None:
-                await conn.execute(
-                    "INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)",
-                    (guild, seed, at.isoformat()),
-                )
-            await conn.execute(_INSERT_ACTION, row)
-            if joined is not None:
-                await joined.write(conn)
-            if snapshot is not None:
-                await conn.execute(
-                    "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at,"
-                    " body = excluded.body",
-                    (guild, seq, at.isoformat(), snapshot),
-                )
-            if archive:
-                await conn.executemany(
-                    "INSERT INTO archive (guild_id, kind, number, seq, archived_at, body) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (guild_id, kind, number) DO UPDATE SET seq = excluded.seq,"
-                    " archived_at = excluded.archived_at, body = excluded.body",
-                    [(guild, str(a.kind), a.number, seq, a.at.isoformat(), a.body) for a in archive],
-                )
-            if mod_log:
-                await conn.executemany(_INSERT_MOD_LOG, [_mod_log_params(guild, entry) for entry in mod_log])
-            await write_progress(conn, marks)
-            await conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await conn.execute("ROLLBACK")
-            if await self.has_event(guild, event_id):
-                return False
-            raise
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
-        if self.progress is not None:
-            self.progress.saved(marks)
-        if joined is not None:
-            joined.committed()
-        return True
+        at_text = at.isoformat()
+        job = _ActionJob(
+            guild,
+            (guild, seq, event_id, at_text, actor, kind, body, source_line),
+            created=(guild, seed, at_text) if seed is not None else None,
+            snapshot=(guild, seq, at_text, snapshot) if snapshot is not None else None,
+            archived=[(guild, str(a.kind), a.number, seq, a.at.isoformat(), a.body) for a in archive],
+            noted=[_mod_log_params(guild, entry) for entry in mod_log],
+            parts=(joined,) if joined is not None else (),
+            watch=watch,
+        )
+        queued = watch.queued if watch is not None else None
+        return await self.writer.write(job, queued=queued) is Written.STORED
 
     async def archived(
         self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None
@@ -527,12 +627,7 @@ class Store:
         return int(row[0]) if row else 0
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None:
-        await self._conn.execute(
-            "INSERT INTO snapshots (guild_id, seq, taken_at, body) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET seq = excluded.seq, taken_at = excluded.taken_at,"
-            " body = excluded.body",
-            (guild, seq, at.isoformat(), body),
-        )
+        await self._write((_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)))
 
     # -- the Discord adapter's per-guild settings (migration 0002) --
 
@@ -553,22 +648,12 @@ class Store:
         """Bind a channel role to a channel; ``None`` goes back to the channel named after the role."""
         now = datetime.now(UTC).isoformat()
         if channel_id is None:
-            await self._conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND role = ?", (guild, role))
+            await self._write((_UNBIND_CHANNEL, (guild, role)))
             return
-        await self._conn.execute(
-            "INSERT INTO guild_channels (guild_id, role, channel_id, updated_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id,"
-            " updated_at = excluded.updated_at",
-            (guild, role, channel_id, now),
-        )
+        await self._write((_BIND_CHANNEL, (guild, role, channel_id, now)))
 
     async def set_moderator_role(self, guild: str, role_id: str | None) -> None:
-        await self._conn.execute(
-            "INSERT INTO guild_settings (guild_id, moderator_role_id, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
-            " updated_at = excluded.updated_at",
-            (guild, role_id, datetime.now(UTC).isoformat()),
-        )
+        await self._write((_SET_MODERATOR_ROLE, (guild, role_id, datetime.now(UTC).isoformat())))
 
     async def setup_change(
         self,
@@ -581,37 +666,21 @@ class Store:
         """A moderator's change of the server's setup and its entry in the moderators' log, in one
         transaction: channel roles bound (``None``: back to the channel named after the role) and the
         moderator role (a role id, or ``None`` for none; ``KEEP`` leaves it)."""
-        conn = self._conn
         now = entry.at.isoformat()
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            for role, channel_id in (channels or {}).items():
-                if channel_id is None:
-                    await conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND role = ?", (guild, role))
-                else:
-                    await conn.execute(
-                        "INSERT INTO guild_channels (guild_id, role, channel_id, updated_at) VALUES (?, ?, ?, ?)"
-                        " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id,"
-                        " updated_at = excluded.updated_at",
-                        (guild, role, channel_id, now),
-                    )
-            if moderator_role is not KEEP:
-                await conn.execute(
-                    "INSERT INTO guild_settings (guild_id, moderator_role_id, updated_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT (guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id,"
-                    " updated_at = excluded.updated_at",
-                    (guild, moderator_role, now),
-                )
-            await conn.execute(_INSERT_MOD_LOG, _mod_log_params(guild, entry))
-            await conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
+        statements: list[tuple[str, Sequence[object]]] = []
+        for role, channel_id in (channels or {}).items():
+            if channel_id is None:
+                statements.append((_UNBIND_CHANNEL, (guild, role)))
+            else:
+                statements.append((_BIND_CHANNEL, (guild, role, channel_id, now)))
+        if moderator_role is not KEEP:
+            statements.append((_SET_MODERATOR_ROLE, (guild, moderator_role, now)))
+        statements.append((_INSERT_MOD_LOG, _mod_log_params(guild, entry)))
+        await self._write(*statements)
 
     async def add_mod_log(self, guild: str, entry: ModLogRow) -> None:
         """An entry of the moderators' log for a change the store does not make itself (``!admin sync``)."""
-        await self._conn.execute(_INSERT_MOD_LOG, _mod_log_params(guild, entry))
+        await self._write((_INSERT_MOD_LOG, _mod_log_params(guild, entry)))
 
     async def mod_log(self, guild: str, *, limit: int) -> list[ModLogRecord]:
         """The latest ``limit`` entries of the guild's moderators' log, newest first."""
@@ -633,23 +702,10 @@ class Store:
 
     async def hold_notice(self, guild: str, member: str, at: datetime, text: str) -> None:
         """Keep a notice for the member's next private answer; only the newest ``HELD_PER_MEMBER`` stay."""
-        conn = self._conn
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute(
-                "INSERT INTO held_notices (guild_id, member_id, at, text) VALUES (?, ?, ?, ?)",
-                (guild, member, at.isoformat(), text),
-            )
-            await conn.execute(
-                "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id NOT IN"
-                " (SELECT id FROM held_notices WHERE guild_id = ? AND member_id = ? ORDER BY id DESC LIMIT ?)",
-                (guild, member, guild, member, HELD_PER_MEMBER),
-            )
-            await conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
+        await self._write(
+            (_HOLD_NOTICE, (guild, member, at.isoformat(), text)),
+            (_KEEP_NEWEST_HELD, (guild, member, guild, member, HELD_PER_MEMBER)),
+        )
 
     async def held_notices(self, guild: str, member: str) -> list[tuple[int, str]]:
         """The member's held notices (id, text), oldest first; ``drop_held`` once they were handed over."""
@@ -660,17 +716,13 @@ class Store:
 
     async def drop_held(self, guild: str, member: str, *, through: int) -> None:
         """Forget the member's held notices up to id ``through``: they reached the member."""
-        await self._conn.execute(
-            "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through)
+        await self._write(
+            ("DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through))
         )
 
     async def set_web_mode(self, guild: str, mode: str) -> None:
         """How the web record shows the guild (``on``, ``hidden``, ``off``); the caller checks the word."""
-        await self._conn.execute(
-            "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at",
-            (guild, mode, datetime.now(UTC).isoformat()),
-        )
+        await self._write((_SET_WEB_MODE, (guild, mode, datetime.now(UTC).isoformat())))
 
     async def meta(self, key: str) -> str | None:
         async with self._conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
@@ -678,7 +730,4 @@ class Store:
         return str(row[0]) if row is not None else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._conn.execute(
-            "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
+        await self._write((_SET_META, (key, value)))

@@ -1,12 +1,16 @@
 """SQLite persistence of thread game tables (migration 0003): each table's state and its action log.
 
-Every action is one transaction: the log row and the table's new state commit together, and the
-log's unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False).
+Every action is one job of the group commit (``data.group_commit``): the log row and the table's new
+state are written together or not at all, and ``commit`` returns once their transaction committed.
+The log's unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False).
 
-The store has its own connection to the database file the round uses. The round's store runs
-multi-statement transactions on its connection; sharing one aiosqlite connection would let a
-table's statements land inside (and roll back with) a round transaction, and the other way round.
-Two connections in WAL mode keep the two transaction streams apart; SQLite serialises the writers.
+Opened with the round's ``Store`` (``store=``), the tables' writes join the round's writer: one
+writer per database file. Two writers on one file would take turns at SQLite's single write lock,
+the one kept waiting polling in SQLite's busy handler (sleeps of up to 100 ms), so under a burst
+of round actions a table's move could wait long or time out; sharing the writer, a move rides in
+the next batch, with its fsync shared. The tables' service still waits for each commit under its
+own lock (a table's moves come one at a time; nothing to gain from applying them ahead). Reads
+have their own connection, which sees only what is committed.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from data.store import JoinedWrite, ReplayProgress, Store, connect, write_progress
+from data.group_commit import GroupCommit, Written
+from data.sqlite_writer import SqlJob, StoreJob
+from data.store import JoinedWrite, ReplayProgress, Store, connect, open_writer
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
 _OPEN_STATUSES = ("lobby", "playing")
@@ -69,32 +75,75 @@ def _table(row: sqlite3.Row | tuple[object, ...]) -> StoredTable:
     )
 
 
+_UPSERT_TABLE = (
+    "INSERT INTO game_tables (guild_id, name, game, number, thread_id, status, seed, seq, body,"
+    " opened_at, updated_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, name) DO UPDATE SET status = excluded.status, seq = excluded.seq,"
+    " body = excluded.body, updated_at = excluded.updated_at"
+)
+_INSERT_TABLE_ACTION = (
+    "INSERT INTO table_actions (guild_id, table_name, seq, event_id, at, actor, kind, body, source_line)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_HAS_EVENT = "SELECT 1 FROM table_actions WHERE guild_id = ? AND event_id = ?"
+
+
 class TableStore:
     """The tables of every guild; callers serialise their writes per guild."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: str,
+        progress: ReplayProgress | None = None,
+        *,
+        writer: GroupCommit[SqlJob],
+        owns_writer: bool,
+    ) -> None:
         self._conn = conn
         self.path = path
         self.progress = progress
         """A replay's progress, shared with the round's store: written with every commit of a table."""
+        self._writer = writer
+        self._owns_writer = owns_writer
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        progress: ReplayProgress | None = None,
+        store: Store | None = None,
     ) -> TableStore:
         """Open (checking and migrating the file first, through ``Store``) with the round's pragmas.
 
+        ``store``: the round's store of the same file, whose writer the tables share (its progress
+        marks then ride on the shared batches); without it the tables have a writer of their own.
         ``StoreOpenError`` when the file cannot be used; no connection is left open then.
         """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        migrated = await Store.open(path, synchronous=synchronous)
-        await migrated.close()
+        if store is None:
+            migrated = await Store.open(path, synchronous=synchronous)
+            await migrated.close()
         pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
-        return cls(await connect(path, pragmas), str(path), progress)
+        conn = await connect(path, pragmas)
+        if store is not None:
+            return cls(conn, str(path), progress, writer=store.writer, owns_writer=False)
+        try:
+            writer = await open_writer(path, synchronous, progress)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path), progress, writer=writer, owns_writer=True)
 
     async def close(self) -> None:
-        await self._conn.close()
+        try:
+            if self._owns_writer:
+                await self._writer.close()
+        finally:
+            await self._conn.close()
 
     # -- reading --
 
@@ -137,9 +186,7 @@ class TableStore:
             return [str(r[0]) for r in await cur.fetchall()]
 
     async def has_event(self, guild: str, event_id: str) -> bool:
-        async with self._conn.execute(
-            "SELECT 1 FROM table_actions WHERE guild_id = ? AND event_id = ?", (guild, event_id)
-        ) as cur:
+        async with self._conn.execute(_HAS_EVENT, (guild, event_id)) as cur:
             return await cur.fetchone() is not None
 
     async def log(self, guild: str, table: str) -> list[TableLogEntry]:
@@ -198,45 +245,28 @@ class TableStore:
         transaction after the log row; when one raises, nothing of the action is kept. Each is told
         ``committed`` once the transaction is durable.
         """
-        conn = self._conn
         now = datetime.now(UTC).isoformat()
-        marks = self.progress.unsaved() if self.progress is not None else []
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute(
-                "INSERT INTO game_tables (guild_id, name, game, number, thread_id, status, seed, seq, body,"
-                " opened_at, updated_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (guild_id, name) DO UPDATE SET status = excluded.status, seq = excluded.seq,"
-                " body = excluded.body, updated_at = excluded.updated_at",
-                (guild, name, game, number, status, seed, seq, body, opened_at.isoformat(), now),
-            )
-            await conn.execute(
-                "INSERT INTO table_actions (guild_id, table_name, seq, event_id, at, actor, kind, body, source_line)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line),
-            )
-            for part in joined:
-                await part.write(conn)
-            await write_progress(conn, marks)
-            await conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await conn.execute("ROLLBACK")
-            if await self.has_event(guild, event_id):
-                return False
-            raise
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
-        if self.progress is not None:
-            self.progress.saved(marks)
-        for part in joined:
-            part.committed()
-        return True
+        state = (guild, name, game, number, status, seed, seq, body, opened_at.isoformat(), now)
+        logged = (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line)
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(_UPSERT_TABLE, state)
+            conn.execute(_INSERT_TABLE_ACTION, logged)
+
+        def known(conn: sqlite3.Connection) -> bool:
+            return conn.execute(_HAS_EVENT, (guild, event_id)).fetchone() is not None
+
+        return await self._writer.write(StoreJob(run, parts=tuple(joined), logged=known)) is Written.STORED
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:
         """Record the Discord thread of a table; False when there is no such table."""
-        async with self._conn.execute(
-            "UPDATE game_tables SET thread_id = ? WHERE guild_id = ? AND name = ?", (thread_id, guild, name)
-        ) as cur:
-            return cur.rowcount > 0
+        changed: list[int] = []
+
+        def run(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "UPDATE game_tables SET thread_id = ? WHERE guild_id = ? AND name = ?", (thread_id, guild, name)
+            )
+            changed.append(cur.rowcount)
+
+        await self._writer.write(StoreJob(run))
+        return bool(changed) and changed[-1] > 0

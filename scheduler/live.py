@@ -32,10 +32,14 @@ MAX_CATCH_UP = 10_000
 
 
 async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tuple[datetime, Outcome]]:
-    """Apply, in order, every tick of ``guild`` due at or before ``now``; each with its instant."""
+    """Apply, in order, every tick of ``guild`` due at or before ``now``; each with its instant.
+
+    The next tick is read from the latest state (with the actions still being committed), so a
+    tick another task has just queued is not tried again.
+    """
     outcomes: list[tuple[datetime, Outcome]] = []
     for _ in range(MAX_CATCH_UP):
-        state = await service.state(guild)
+        state = await service.latest(guild)
         if state is None:
             break
         tick = next_tick(state)

@@ -38,6 +38,7 @@ def bot_settings(tmp_path: Path) -> Settings:
         database_path=tmp_path / "nomic.db",
         sqlite_synchronous="NORMAL",
         board_refresh_seconds=30,
+        bids_answer_seconds=30,
         moderator_role=None,
     )
 

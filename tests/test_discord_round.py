@@ -50,37 +50,57 @@ async def test_a_week_of_bids_settlement_and_a_trade(discord_server: Server) -> 
     assert any(t.startswith("The auction phase has begun") for t in said), said
     assert "Each of the 4 players gains 100 points." in "\n".join(said)
 
-    # a burst of prefix bids: a ✅ for each accepted one, a reply for each refused one, one board
+    # a burst of prefix bids: answered together in the channel's one "Bids received" message (no ✅, no
+    # reply per refusal), a refusal also by DM; the board is one pinned message, edited in place
     s.clock.set(MONDAY)
     before = len(s.bot_messages(s.auctions))
     burst = [
-        (s.alice, "!bid 1 10", True),
-        (s.bob, "!bid 1 15", True),
-        (s.alice, "!bid 1 20", True),
-        (s.carol, "!bid 2 5", True),
-        (s.bob, "!bid 3 500", False),
-        (s.carol, "!bid 1 18", False),
-        (s.mod, "!bid 3 40", True),
+        (s.alice, "!bid 1 10"),
+        (s.bob, "!bid 1 15"),
+        (s.alice, "!bid 1 20"),
+        (s.carol, "!bid 2 5"),
+        (s.bob, "!bid 3 500"),
+        (s.carol, "!bid 1 18"),
+        (s.mod, "!bid 3 40"),
     ]
-    for member, text, accepted in burst:
+    for member, text in burst:
         message = await member.send(s.auctions, text)
-        assert reacted(s, s.auctions, message) is accepted, text
-    answers = s.bot_messages(s.auctions)[before:]
+        assert not reacted(s, s.auctions, message), text
     assert len(boards(s)) == 1, "the first bid shows the board at once, the rest wait for the interval"
-    assert len(answers) == 3, [m.content for m in answers]
-    assert all(m.content.startswith("Can't do that:") for m in answers if not m.embeds)
+    first_board = boards(s)[0]
+    assert s.env.backend.get_message(s.auctions.id, first_board.id).pinned
+    await s.env.advance_time(31)
+    answers = s.bot_messages(s.auctions)[before:]
+    assert not [m.content for m in answers if m.content.startswith("Can't do that")], "no reply per refused bid"
+    received = [m for m in answers if m.embeds and m.embeds[0].title == "Bids received"]
+    assert len(received) == 1, "one such message in the channel"
+    listed = (received[0].embeds[0].description or "").splitlines()
+    assert listed == [
+        f"{s.alice.mention} ✅ lot 1: 20",
+        f"{s.bob.mention} ✅ lot 1: 15 · ❌ lot 3: 500 — you cannot afford 500 points (you have 100)",
+        f"{s.carol.mention} ✅ lot 2: 5 · ❌ lot 1: 18 — a bid on lot 1 must exceed the highest valid bid of 20",
+        f"{s.mod.mention} ✅ lot 3: 40",
+    ]
+    told = [m.content for m in s.bob.user.dm_channel.history() if m.author.id == s.bot.user.id]
+    assert told[-1] == (
+        f"Your bid in {s.auctions.mention}:\n`!bid 3 500`: Can't do that: you cannot afford 500 points (you have 100)."
+    ), "the refusal in the words every adapter answers with"
 
     await s.env.advance_time(30)
     shown = boards(s)
-    assert len(shown) == 1, "the refreshed board replaces the one the bids pushed up"
+    assert [m.id for m in shown] == [first_board.id], "the board is edited in place, never posted again"
     text = shown[0].embeds[0].description or ""
     assert "Lot 1: AS KH - highest valid bid 20 by alice" in text
     assert "Lot 2: 10C 2D - highest valid bid 5 by carol" in text
     assert "Lot 3: QS QH - highest valid bid 40 by mod" in text
 
     s.clock.set(WEDNESDAY)
-    message = await s.bob.send(s.auctions, "!bid 2 30")
-    assert reacted(s, s.auctions, message)
+    await s.bob.send(s.auctions, "!bid 2 30")
+    latest = s.bot_messages(s.auctions)[-1]
+    assert latest.embeds[0].title == "Bids received", "a bid in a quiet channel is answered at once, below it"
+    bob = next(line for line in (latest.embeds[0].description or "").splitlines() if line.startswith(s.bob.mention))
+    assert bob.endswith("✅ lot 2: 30")
+    assert len([m for m in s.bot_messages(s.auctions) if m.embeds and m.embeds[0].title == "Bids received"]) == 1
 
     # Thursday 00:00: the lots are settled and announced in #auctions
     await s.advance(THURSDAY)

@@ -42,7 +42,7 @@ class Bot:
 
     async def start(self, *, fresh: bool = True) -> Bot:
         store = await Store.open(self.path, synchronous="NORMAL")
-        cards = await LibraryStore.open(self.path, synchronous="NORMAL")
+        cards = await LibraryStore.open(self.path, synchronous="NORMAL", store=store)
         self.stores += [store, cards]
         self.router = Router(RoundService(store), None, LibraryService(cards))
         if fresh:

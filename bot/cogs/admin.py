@@ -275,12 +275,16 @@ class Admin(commands.Cog):
             channels={chosen.value: str(channel.id) if channel else None},
         )
         self.bot.notices.forget(ctx.guild.id)
-        if channel is None and chosen in OPTIONAL_ROLES:
+        if channel is None and chosen is ChannelRole.BOARD:
+            await reply(ctx, "The lot board is back in #auctions (pinned there): it moves with the next bid.")
+        elif channel is None and chosen in OPTIONAL_ROLES:
             await reply(ctx, f"No channel is this server's {chosen.value} channel now: I post nothing of it.")
         elif channel is None:
             await reply(ctx, f"The {chosen.value} role is back to the channel named #{chosen.value}.")
         elif chosen is ChannelRole.MOD_LOG:
             await reply(ctx, f"{channel.mention} is now the moderators' log channel: I post moderators' changes there.")
+        elif chosen is ChannelRole.BOARD:
+            await reply(ctx, f"{channel.mention} is now the lot board's channel: it moves there with the next bid.")
         else:
             await reply(ctx, f"{channel.mention} is now this server's {chosen.value} channel.")
 
@@ -430,6 +434,14 @@ def setup_report(
         lines.append(
             "**#mod-log** (optional): none chosen; `/setup channel mod-log #channel` has me post the moderators' log"
             " there (`!admin log` shows it anywhere)."
+        )
+    board_channel = config.channel_for(guild, ChannelRole.BOARD)
+    if board_channel is not None:
+        lines.append(f"**#board** → {board_channel.mention}: I keep the lot board there, edited as bids come in.")
+    else:
+        lines.append(
+            "**#board** (optional): none chosen; the lot board is pinned in #auctions. `/setup channel board #channel`"
+            " keeps it in a channel of its own."
         )
     moderator = guild.get_role(config.moderator_role) if config.moderator_role else None
     who = f"moderator role: {moderator.name}" if moderator is not None else "moderator role: none"

@@ -35,7 +35,7 @@ from games.nomic.actions import (
     ShowRulesetHistory,
     ShowRulings,
 )
-from games.nomic.context import Context
+from games.nomic.context import ChannelRole, Context
 
 if TYPE_CHECKING:
     from bot.app import NomicBot
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 else:
     Ctx = commands.Context
 
-ACCEPTED = "✅"
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
@@ -151,6 +150,21 @@ async def present(ctx: Ctx, context: Context, action: Action | None, posts: list
         if slash:  # a redelivered prefix message gets no second answer; an interaction must get one
             await reply(ctx, "That was done already.", ephemeral=True)
         return
+    channel, member = ctx.channel, ctx.author
+    if (
+        isinstance(action, PlaceBid)
+        and not slash
+        and context.channel is ChannelRole.AUCTIONS
+        and isinstance(channel, discord.TextChannel)
+        and isinstance(member, discord.Member)
+    ):
+        # prefix bids in #auctions are answered together, in the channel's one "bids received" message
+        answer = config.localize(posts[0].text, guild) if posts[0].error else None
+        bot.receipts.add(channel, member, action.lot, action.amount, answer)
+        if answer is None:
+            bot.board.request(guild, channel)
+            await bot.deliver(guild, [p for p in posts[1:] if p.to or p.channel is not None])
+        return
     if posts[0].error:
         texts = [config.localize(post.text, guild) for post in posts]
         if slash:  # an answer only the member sees carries what was held for them
@@ -191,15 +205,10 @@ async def _state(ctx: Ctx) -> Any:
 
 
 async def _bid(ctx: Ctx, context: Context, action: Any, text: str) -> None:
-    """Prefix bids get a ✅ and a refreshed board soon; slash bids must be answered in words."""
+    """A slash bid is answered by its interaction (no channel's message budget); the board follows soon.
+    (Prefix bids in a channel are answered together: ``bot.receipts``.)"""
+    await reply(ctx, text)
     channel = ctx.channel if isinstance(ctx.channel, discord.TextChannel) else None
-    if ctx.interaction is None:
-        try:
-            await ctx.message.add_reaction(ACCEPTED)
-        except discord.HTTPException:
-            await reply(ctx, text)
-    else:
-        await reply(ctx, text)
     if channel is not None:
         ctx.bot.board.request(channel.guild, channel)
 
@@ -231,6 +240,10 @@ async def _placements(ctx: Ctx, context: Context, action: Any, text: str) -> Non
 
 
 HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
+HELP_BID = (
+    "Bidding: `/bid` is answered at once (a refused bid only you see); `!bid` is answered every few seconds in"
+    " the channel's one *Bids received* message, with everyone's bids."
+)
 HELP_MODERATORS = (
     "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "
     "in each; `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
@@ -241,7 +254,7 @@ HELP_MODERATORS = (
 
 
 async def _help(ctx: Ctx, context: Context, action: Any, text: str) -> None:
-    lines = [text, "", HELP_SLASH]
+    lines = [text, "", HELP_SLASH, HELP_BID]
     if context.is_moderator:
         lines.append(HELP_MODERATORS)
     title = f"What you can do in #{getattr(ctx.channel, 'name', None) or 'this channel'}"

@@ -28,6 +28,7 @@ FIELD_LIMIT = 1024
 MESSAGE_LIMIT = 2000
 
 BOARD_FILE = "board.png"
+BOARD_FOOTER = "Bid with /bid LOT AMOUNT: its answer comes at once, only to you when refused."
 HAND_FILE = "hand.png"
 
 GOLD = discord.Colour.gold()
@@ -111,6 +112,7 @@ def board(state: RoundState, text: str, now: datetime) -> tuple[discord.Embed, d
     embed.add_field(name=f"The {state.phase.value} phase ends", value=f"{timestamp(ends, 'F')} ({timestamp(ends)})")
     picture = discord.File(io.BytesIO(render_board(board_lots(state))), filename=BOARD_FILE)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
+    embed.set_footer(text=BOARD_FOOTER)
     return embed, picture
 
 

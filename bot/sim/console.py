@@ -124,12 +124,12 @@ async def console(
         path = db if db is not None else Path(tmp) / "console.db"
         store = await Store.open(path)
         try:
-            table_store = await TableStore.open(path)
+            table_store = await TableStore.open(path, store=store)
         except BaseException:
             await store.close()
             raise
         try:
-            library_store = await LibraryStore.open(path)
+            library_store = await LibraryStore.open(path, store=store)
         except BaseException:
             await table_store.close()
             await store.close()

@@ -92,9 +92,9 @@ async def replay(
         progress = ReplayProgress() if db is not None else None
         store = await Store.open(path, progress=progress)
         try:
-            tables = await TableStore.open(path, progress=progress)
+            tables = await TableStore.open(path, progress=progress, store=store)
             try:
-                cards = await LibraryStore.open(path, progress=progress)
+                cards = await LibraryStore.open(path, progress=progress, store=store)
                 try:
                     return await _run(store, lines, seed=seed, until=until, table_store=tables, library_store=cards)
                 finally:

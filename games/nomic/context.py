@@ -12,7 +12,8 @@ class ChannelRole(StrEnum):
     """The channels the ruleset names; ``OTHER`` is any channel it does not.
 
     ``MOD_LOG`` is no channel of the rules: where the moderators' log is posted, when a moderator
-    chose one (``/setup channel mod-log``); nothing is posted there otherwise.
+    chose one (``/setup channel mod-log``); nothing is posted there otherwise. ``BOARD`` neither:
+    where the lot board is kept, when a moderator chose one (otherwise it is pinned in #auctions).
     """
 
     AUCTIONS = "auctions"
@@ -21,6 +22,7 @@ class ChannelRole(StrEnum):
     JUDGE_ELECTIONS = "judge-elections"
     OTHER = "other"
     MOD_LOG = "mod-log"
+    BOARD = "board"
 
     @property
     def mention(self) -> str:

@@ -1,8 +1,16 @@
 """The round's service: the rules plus the store, one guild at a time.
 
-A state-changing action is checked, applied to the cached state, logged and committed, and
-only then becomes the guild's state and gets its answer. The state is the latest snapshot plus
-the actions logged after it, replayed through the same rules with the same seeded dice.
+A state-changing action is checked and applied under the guild's lock to the guild's latest
+state, queued in the store's group commit, and the lock is let go: the guild's next action
+applies on top of it while the store commits. The action gets its answer only once its
+transaction committed. Two states are cached per guild: the latest (every action applied,
+committed or queued: what the next action applies to) and the durable one (what every reader
+sees). When a queued action is not written (a failed transaction, a redelivered event found in
+the log), the latest state falls back to the durable one and the guild's actions queued behind
+it are applied again on it, in their order.
+
+The state is the latest snapshot plus the actions logged after it, replayed through the same
+rules with the same seeded dice.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from data.group_commit import Superseded
 from games.nomic import archive, engine, modlog
 from games.nomic.actions import Action, StartRound, Tick
 from games.nomic.archive import Archive, Archived, M
@@ -77,8 +86,21 @@ class ModLogRowLike(Protocol):
     def what(self) -> str: ...
 
 
+class AppendWatch(Protocol):
+    """What the store tells the service of an appended action (``data.store.AppendWatch``)."""
+
+    def queued(self) -> None: ...
+
+    def settled(self, written: bool) -> None: ...
+
+
 class ActionStore(Protocol):
-    """What the service needs of persistence (``data.store.Store`` provides it)."""
+    """What the service needs of persistence (``data.store.Store`` provides it).
+
+    ``append`` returns once the action's transaction committed (False: the event was logged
+    before); it raises ``Superseded`` when an earlier queued action of the guild was not written,
+    and the store's error when the action's own transaction failed.
+    """
 
     async def seed(self, guild: str) -> str | None: ...
 
@@ -102,6 +124,7 @@ class ActionStore(Protocol):
         archive: Sequence[Archived] = (),
         joined: Any = None,
         mod_log: Sequence[ModLogEntry] = (),
+        watch: AppendWatch | None = None,
     ) -> bool: ...
 
     async def archived(
@@ -162,6 +185,48 @@ class NotStartedError(ConflictError):
     """The guild has no round yet."""
 
 
+MAX_REAPPLY = 5
+"""Times an action is applied again after the guild's earlier queued action was not written, before
+its caller gets the error: only a store that keeps failing gets there."""
+
+
+class _Queued:
+    """A guild's action from its queueing to its commit: the store's ``AppendWatch``.
+
+    ``queued`` lets the guild's lock go (the next action applies on top of this one while the
+    store commits); ``settled`` moves the durable state on, or the latest one back.
+    """
+
+    __slots__ = ("_event", "_guild", "_lock", "_service", "_snapshot", "_state", "released", "settled_yet")
+
+    def __init__(
+        self, service: RoundService, guild: str, state: RoundState, event: str, lock: asyncio.Lock, *, snapshot: bool
+    ) -> None:
+        self._service = service
+        self._guild = guild
+        self._state = state
+        self._event = event
+        self._lock = lock
+        self._snapshot = snapshot
+        self.released = False
+        self.settled_yet = False
+
+    @property
+    def snapshot(self) -> bool:
+        """Whether the action's transaction also writes a snapshot of the state."""
+        return self._snapshot
+
+    def queued(self) -> None:
+        if not self.released:
+            self.released = True
+            self._lock.release()
+
+    def settled(self, written: bool) -> None:
+        if not self.settled_yet:
+            self.settled_yet = True
+            self._service._settled(self._guild, self._state, self._event, written=written, snapshot=self._snapshot)
+
+
 class RoundService:
     def __init__(
         self,
@@ -172,6 +237,11 @@ class RoundService:
     ) -> None:
         self._store = store
         self._states: dict[str, RoundState] = {}
+        """Each cached guild's latest state: every action applied, committed or still queued."""
+        self._durable: dict[str, RoundState] = {}
+        """Each cached guild's state as committed: what readers see."""
+        self._in_flight: dict[str, set[str]] = {}
+        """Event ids of each guild's actions queued and not yet settled (a redelivery of one is a no-op)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._snapshot_every = snapshot_every
         self._tick_snapshot_tail = tick_snapshot_tail
@@ -182,7 +252,17 @@ class RoundService:
         return self._locks.setdefault(guild, asyncio.Lock())
 
     async def state(self, guild: str) -> RoundState | None:
-        """The guild's current state, loaded from the store on first use."""
+        """The guild's current (committed) state, loaded from the store on first use."""
+        cached = self._durable.get(guild)
+        if cached is not None:
+            return cached
+        async with self._lock(guild):
+            await self._load(guild)
+            return self._durable.get(guild)
+
+    async def latest(self, guild: str) -> RoundState | None:
+        """The state the guild's next action applies to: the committed one with the actions still
+        being committed applied (what scheduling work must follow, so a tick is never applied twice)."""
         cached = self._states.get(guild)
         if cached is not None:
             return cached
@@ -197,9 +277,9 @@ class RoundService:
         for row in tail:
             state = self._replay(guild, state, row)
         if state is not None:
-            self._states[guild] = state
             if tail:
                 await self._store.write_snapshot(guild, seq=state.seq, at=state.clock, body=state.model_dump_json())
+            self._states[guild] = self._durable[guild] = state
             self._snapshot_seq[guild] = state.seq if tail or snapshot is None else snapshot.seq
         return state
 
@@ -251,56 +331,115 @@ class RoundService:
             )
             if not stored:
                 return Outcome(duplicate=True)
-            self._states[guild] = step.state
+            self._states[guild] = self._durable[guild] = step.state
             self._snapshot_seq[guild] = step.state.seq
             return Outcome(events=step.events)
 
     async def act(
         self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None, joined: object | None = None
     ) -> Outcome:
-        """Check, apply, log and commit one member's action; then answer.
+        """Check and apply one member's action, queue it for the store's next commit; answer once that
+        commit is done.
 
         ``joined``: another store's part of the action (the card copies a trade moves), which the
         store writes in the action's transaction (``data.store.JoinedWrite``).
         """
-        async with self._lock(guild):
-            state = await self._load(guild)
-            if state is None:
-                return Outcome(error=NotStartedError("the round has not started on this server yet"))
+        for attempt in range(MAX_REAPPLY + 1):
+            lock = self._lock(guild)
+            await lock.acquire()
+            watch: _Queued | None = None
             try:
-                step = engine.apply(state, ctx, action, dice_for(state, action, state.seq + 1))
-            except RuleError as exc:
-                # A redelivered event is refused by the state it produced (``!join`` twice);
-                # it must stay a silent no-op, not be answered with that refusal.
-                if await self._logged(guild, ctx.event_id):
-                    return Outcome(duplicate=True)
-                return Outcome(error=exc)
-            if step.state is state:
-                return Outcome(events=step.events)
-            noted = modlog.entry(ctx, action, step.events)
-            mod_log = () if noted is None else (noted,)
-            return await self._commit(guild, ctx, action, step, source_line, joined=joined, mod_log=mod_log)
+                state = await self._load(guild)
+                if state is None:
+                    return Outcome(error=NotStartedError("the round has not started on this server yet"))
+                if ctx.event_id and ctx.event_id in self._in_flight.get(guild, ()):
+                    return Outcome(duplicate=True)  # the same event, delivered again while it commits
+                try:
+                    step = engine.apply(state, ctx, action, dice_for(state, action, state.seq + 1))
+                except RuleError as exc:
+                    # A redelivered event is refused by the state it produced (``!join`` twice);
+                    # it must stay a silent no-op, not be answered with that refusal.
+                    if await self._logged(guild, ctx.event_id):
+                        return Outcome(duplicate=True)
+                    return Outcome(error=exc)
+                if step.state is state:
+                    return Outcome(events=step.events)
+                noted = modlog.entry(ctx, action, step.events)
+                mod_log = () if noted is None else (noted,)
+                watch = self._watch(guild, ctx, step, lock)
+                return await self._commit(
+                    guild, ctx, action, step, source_line, watch=watch, joined=joined, mod_log=mod_log
+                )
+            except Superseded:
+                if attempt >= MAX_REAPPLY:
+                    raise
+            finally:
+                if watch is None or not watch.released:
+                    lock.release()
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _logged(self, guild: str, event_id: str) -> bool:
-        return bool(event_id) and await self._store.has_event(guild, event_id)
+        if not event_id:
+            return False
+        return event_id in self._in_flight.get(guild, ()) or await self._store.has_event(guild, event_id)
 
     async def tick(self, guild: str, tick: Tick) -> Outcome:
         """Apply the scheduled work due at ``tick.at``, exactly once."""
-        async with self._lock(guild):
-            state = await self._load(guild)
-            if state is None:
-                return Outcome(error=NotStartedError("the round has not started on this server yet"))
-            if tick.at <= state.clock:
-                return Outcome(duplicate=True)
-            step = engine.advance(state, tick, action_rng(state.seed, state.seq + 1))
-            ctx = Context(
-                actor=SYSTEM,
-                actor_name="the scheduler",
-                channel=ChannelRole.OTHER,
-                at=tick.at,
-                event_id=f"tick:{tick.at.isoformat()}",
-            )
-            return await self._commit(guild, ctx, tick, step, None, tick=True)
+        for attempt in range(MAX_REAPPLY + 1):
+            lock = self._lock(guild)
+            await lock.acquire()
+            watch: _Queued | None = None
+            try:
+                state = await self._load(guild)
+                if state is None:
+                    return Outcome(error=NotStartedError("the round has not started on this server yet"))
+                if tick.at <= state.clock:
+                    return Outcome(duplicate=True)
+                step = engine.advance(state, tick, action_rng(state.seed, state.seq + 1))
+                ctx = Context(
+                    actor=SYSTEM,
+                    actor_name="the scheduler",
+                    channel=ChannelRole.OTHER,
+                    at=tick.at,
+                    event_id=f"tick:{tick.at.isoformat()}",
+                )
+                watch = self._watch(guild, ctx, step, lock, tick=True)
+                return await self._commit(guild, ctx, tick, step, None, watch=watch)
+            except Superseded:
+                if attempt >= MAX_REAPPLY:
+                    raise
+            finally:
+                if watch is None or not watch.released:
+                    lock.release()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _watch(self, guild: str, ctx: Context, step: Transition, lock: asyncio.Lock, *, tick: bool = False) -> _Queued:
+        """The action becomes the guild's latest state (the next one applies on top of it) until it
+        is settled."""
+        new = step.state
+        tail = new.seq - self._snapshot_seq.get(guild, 0)
+        snapshot = new.seq % self._snapshot_every == 0 or (tick and tail >= self._tick_snapshot_tail)
+        self._states[guild] = new
+        if ctx.event_id:
+            self._in_flight.setdefault(guild, set()).add(ctx.event_id)
+        return _Queued(self, guild, new, ctx.event_id, lock, snapshot=snapshot)
+
+    def _settled(self, guild: str, state: RoundState, event: str, *, written: bool, snapshot: bool) -> None:
+        """Called in commit order, before the waiting action resumes."""
+        if event:
+            self._in_flight.get(guild, set()).discard(event)
+        if written:
+            self._durable[guild] = state
+            if snapshot:
+                self._snapshot_seq[guild] = state.seq
+            return
+        # not written: what was applied on top of it falls back to the durable state (the guild's
+        # actions queued behind it are superseded and applied again)
+        durable = self._durable.get(guild)
+        if durable is not None:
+            self._states[guild] = durable
+        else:
+            self._states.pop(guild, None)
 
     async def _commit(
         self,
@@ -310,32 +449,35 @@ class RoundService:
         step: Transition,
         source_line: int | None,
         *,
-        tick: bool = False,
+        watch: _Queued,
         joined: object | None = None,
         mod_log: Sequence[ModLogEntry] = (),
     ) -> Outcome:
         new = step.state
-        tail = new.seq - self._snapshot_seq.get(guild, 0)
-        take_snapshot = new.seq % self._snapshot_every == 0 or (tick and tail >= self._tick_snapshot_tail)
-        stored = await self._store.append(
-            guild,
-            seq=new.seq,
-            event_id=ctx.event_id or f"seq:{new.seq}",
-            at=ctx.at,
-            actor=ctx.actor,
-            kind=action.kind,
-            body=_Entry(ctx=ctx, action=action).model_dump_json(),
-            source_line=source_line,
-            snapshot=new.model_dump_json() if take_snapshot else None,
-            archive=step.archived,
-            joined=joined,
-            mod_log=mod_log,
-        )
+        try:
+            stored = await self._store.append(
+                guild,
+                seq=new.seq,
+                event_id=ctx.event_id or f"seq:{new.seq}",
+                at=ctx.at,
+                actor=ctx.actor,
+                kind=action.kind,
+                body=_Entry(ctx=ctx, action=action).model_dump_json(),
+                source_line=source_line,
+                snapshot=new.model_dump_json() if watch.snapshot else None,
+                archive=step.archived,
+                joined=joined,
+                mod_log=mod_log,
+                watch=watch,
+            )
+        except Superseded:
+            raise
+        except BaseException:
+            watch.settled(written=False)  # not queued at all (or told already: then nothing changes)
+            raise
+        watch.settled(written=stored)  # a store that tells nothing: now
         if not stored:
             return Outcome(duplicate=True)
-        self._states[guild] = new
-        if take_snapshot:
-            self._snapshot_seq[guild] = new.seq
         return Outcome(events=step.events)
 
     async def archived(
@@ -358,13 +500,15 @@ class RoundService:
         return entries, await self._store.mod_log_count(guild)
 
     async def save_snapshots(self) -> None:
-        """Write every cached state so the next start replays nothing (on a clean shutdown)."""
-        for guild, state in self._states.items():
+        """Write every cached (committed) state so the next start replays nothing (on a clean shutdown)."""
+        for guild in list(self._durable):
             async with self._lock(guild):
+                state = self._durable[guild]
                 await self._store.write_snapshot(guild, seq=state.seq, at=state.clock, body=state.model_dump_json())
                 self._snapshot_seq[guild] = state.seq
 
     def forget(self, guild: str) -> None:
         self._states.pop(guild, None)
+        self._durable.pop(guild, None)
         self._snapshot_seq.pop(guild, None)
 
