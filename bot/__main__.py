@@ -48,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="replay a scenario (JSON lines)")
     rep.add_argument("scenario", type=Path)
     rep.add_argument("--seed")
-    rep.add_argument("--db", type=Path)
+    rep.add_argument(
+        "--db", help="keep the run in this database (a path, sqlite:///FILE or postgresql://...) and resume it"
+    )
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
