@@ -14,6 +14,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,17 @@ def databases(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databa
     found = Databases(request.param, tmp_path)
     if request.param == "postgresql":
         server_url()  # skip (or fail) before the test runs
+    try:
+        yield found
+    finally:
+        found.drop()
+
+
+@contextmanager
+def postgres_databases(folder: Path) -> Iterator[Databases]:
+    """Fresh PostgreSQL databases inside a test (skipped, or failed under CI, without a server)."""
+    server_url()
+    found = Databases("postgresql", folder)
     try:
         yield found
     finally:
