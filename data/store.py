@@ -453,6 +453,11 @@ class Store:
         self._writer: Writer | None = None
 
     @property
+    def reader(self) -> Db:
+        """The reading connection (committed rows only); ``data.transfer`` also opens its transaction on it."""
+        return self._conn
+
+    @property
     def writer(self) -> Writer:
         """The group commit every write of this database goes through."""
         if self._writer is None:
