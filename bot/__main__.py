@@ -111,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--store-actions", type=int, default=2_000, help="with a PostgreSQL URL: actions a run")
     bench.add_argument(
+        "--stores-only", action="store_true", help="with a PostgreSQL URL: only the engines' durable actions"
+    )
+    bench.add_argument(
         "--offer-weeks",
         type=int,
         help="instead of the busy week: this many weeks of unanswered trade offers, then time `!offer`",
@@ -247,6 +250,10 @@ def _command(args: argparse.Namespace) -> int:
 
             print(digest_bench(players=args.players, bids=args.bids, runs=args.digest_runs, seed=args.seed))
             return 0
+        import os
+
+        postgres = args.postgres or os.environ.get("BENCH_DATABASE_URL") or None
+        only_stores = bool(postgres) and args.stores_only
         return asyncio.run(
             bench(
                 players=args.players,
@@ -254,11 +261,14 @@ def _command(args: argparse.Namespace) -> int:
                 trades=args.trades,
                 seed=args.seed,
                 where=args.dir,
-                week=not args.ticks_only,
-                tick_sizes=args.tick_sizes,
+                week=not (args.ticks_only or only_stores),
+                tick_sizes=() if only_stores else args.tick_sizes,
                 tick_runs=args.tick_runs,
                 tick_gc=args.tick_gc,
-                digest_runs=0 if args.ticks_only else args.digest_runs,
+                digest_runs=0 if (args.ticks_only or only_stores) else args.digest_runs,
+                postgres=postgres,
+                store_actions=args.store_actions,
+                store_runs=args.store_runs,
             )
         )
     if args.command == "run":

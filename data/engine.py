@@ -154,6 +154,10 @@ class StatementJob:
     def logged(self, conn: sqlite3.Connection) -> bool:
         return self._logged is not None and conn.execute(*self._logged).fetchone() is not None
 
+    @property
+    def statements(self) -> Sequence[Stmt]:
+        return self._statements
+
     async def write_async(self, conn: PgConn) -> None:
         """PostgreSQL's writer: the same statements, on the batch's connection."""
         for stmt in self._statements:

@@ -171,6 +171,10 @@ class PgJob(Protocol):
     @property
     def statement(self) -> tuple[str, Sequence[Any]] | None: ...
 
+    @property
+    def statements(self) -> Sequence[Any]:
+        """The job's statements (``data.engine.Stmt``), for the straight pass to send in runs."""
+
     async def write_async(self, conn: PgConn) -> None: ...
 
     async def logged_async(self, conn: PgConn) -> bool: ...
@@ -268,13 +272,12 @@ class PgWriter:
                         broken.add(job.key)
                     outcomes.append(outcome)
             else:
-                for job in jobs:
-                    try:
-                        await self._write(job, tx)
-                    except Exception as exc:
-                        if _job_error(exc):
-                            raise _Redo from exc
-                        raise
+                try:
+                    await self._straight(jobs, tx)
+                except Exception as exc:
+                    if _job_error(exc):
+                        raise _Redo from exc
+                    raise
                 outcomes = [Written.STORED] * len(jobs)
         except BaseException:
             if not conn.is_closed():
@@ -282,6 +285,41 @@ class PgWriter:
             raise
         await transaction.commit()
         return outcomes
+
+    @staticmethod
+    async def _straight(jobs: Sequence[PgJob], tx: PgConn) -> None:
+        """Every job's statements in order, a run of one statement over consecutive rows sent as one
+        ``executemany`` (one round trip where each row would cost one): a batch of 50 bids is one."""
+        run_sql: str | None = None
+        run: list[Sequence[Any]] = []
+
+        async def flush() -> None:
+            nonlocal run_sql
+            if run_sql is not None:
+                if len(run) == 1:
+                    await tx.execute(run_sql, run[0])
+                else:
+                    await tx.executemany(run_sql, run)
+            run_sql = None
+            run.clear()
+
+        for job in jobs:
+            for stmt in job.statements:
+                if stmt.check is not None:
+                    await flush()
+                    cursor = await tx.execute(stmt.sql, stmt.params)
+                    stmt.check(cursor.rowcount)
+                    continue
+                rows = list(stmt.params) if stmt.many else [stmt.params]
+                if stmt.sql != run_sql:
+                    await flush()
+                    run_sql = stmt.sql
+                run.extend(rows)
+            if job.parts:
+                await flush()
+                for part in job.parts:
+                    await part.write(tx)
+        await flush()
 
     async def _isolated(self, conn: asyncpg.Connection, tx: PgConn, job: PgJob) -> Outcome:
         try:
