@@ -163,3 +163,31 @@ async def test_the_writer_reconnects_after_the_server_dropped_its_connection(sto
             outcomes.append(exc)
     assert outcomes[-1].accepted, outcomes
     assert await RoundService(store).state("g") == await service.state("g")
+
+
+async def test_two_processes_open_one_database_at_once_and_write_their_own_guilds(db_url: str) -> None:
+    """Two bots (each its own connections and writer) starting together on one database migrate it
+    once and write side by side; each sees the other's committed rows."""
+    if "://" not in db_url:
+        pytest.skip("PostgreSQL's case: SQLite keeps one writer per file")
+    first, second = await asyncio.gather(Store.open(db_url), Store.open(db_url))
+    try:
+        assert await first.schema_version() == await second.schema_version() == 8
+        services = {"a": RoundService(first), "b": RoundService(second)}
+        for guild, service in services.items():
+            await started(service, guild, ["alice", "bob"])
+
+        async def bids(guild: str) -> None:
+            for n in range(20):
+                bid = PlaceBid(lot=1, amount=10 + n)
+                member = "alice" if n % 2 else "bob"
+                where = ctx(member, f"{guild}{n}", ChannelRole.AUCTIONS)
+                assert (await services[guild].act(guild, where, bid)).accepted
+
+        await asyncio.gather(bids("a"), bids("b"))
+        assert await first.guilds() == await second.guilds() == ["a", "b"]
+        assert await RoundService(first).state("b") == await services["b"].state("b")
+        assert await RoundService(second).state("a") == await services["a"].state("a")
+    finally:
+        await first.close()
+        await second.close()
