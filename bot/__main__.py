@@ -14,7 +14,10 @@ import logging
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from data.engine import Target
 
 EXIT_STORE = 3
 """The database file cannot be used (not a database, damaged, read-only, from a newer version):
@@ -37,6 +40,16 @@ def _sizes(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError("give whole numbers separated by commas, e.g. 300,1000,3000") from None
 
 
+def _database(text: str) -> Target:
+    """A ``--db``: a path, ``sqlite:///FILE`` or ``postgresql://...`` (shown without its password)."""
+    from data.engine import target
+
+    try:
+        return target(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
@@ -48,38 +61,40 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run on Discord (or open the console when no DISCORD_TOKEN is set)")
     con = sub.add_parser("console", help="the interactive simulator")
-    con.add_argument("--db", type=Path)
+    con.add_argument("--db", type=_database, help="keep the console's round in this database (path or URL)")
     con.add_argument("--seed")
     con.add_argument("--start", type=_instant, help="the virtual clock's start (ISO-8601, UTC)")
     rep = sub.add_parser("replay", help="replay a scenario (JSON lines)")
     rep.add_argument("scenario", type=Path)
     rep.add_argument("--seed")
     rep.add_argument(
-        "--db", help="keep the run in this database (a path, sqlite:///FILE or postgresql://...) and resume it"
+        "--db",
+        type=_database,
+        help="keep the run in this database (a path, sqlite:///FILE or postgresql://...) and resume it",
     )
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
     site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
-    site.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    site.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
     site.add_argument("--host", help="the address to listen on (default: WEB_HOST, 127.0.0.1)")
     wiki = sub.add_parser("export-wiki", help="write a server's ruleset and week as MediaWiki markup")
     wiki.add_argument("guild", help="the server's id (the simulator's is `sim`)")
-    wiki.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    wiki.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     wiki.add_argument("--out", type=Path, help="write to this file (default: standard output)")
     db_help = "the database: a path, sqlite:///FILE or postgresql://... (default: DATABASE_URL, else DATABASE_PATH)"
     out = sub.add_parser("export", help="write one server's data as JSON (to move it to another database)")
     out.add_argument("guild", help="the server's id (the simulator's is `sim`)")
-    out.add_argument("--db", help=db_help)
+    out.add_argument("--db", type=_database, help=db_help)
     out.add_argument("--out", type=Path, help="write to this file (default: standard output)")
     into = sub.add_parser("import", help="read one server's data exported by `export` into a database")
     into.add_argument("file", nargs="?", type=Path, help="the JSON document (default: standard input)")
-    into.add_argument("--db", help=db_help)
+    into.add_argument("--db", type=_database, help=db_help)
     into.add_argument("--replace", action="store_true", help="overwrite the server's data if the database has it")
     move = sub.add_parser("migrate-store", help="copy every server's data from one database to another")
-    move.add_argument("--from", dest="source", required=True, help="the database to read (path or URL)")
-    move.add_argument("--to", dest="destination", required=True, help="the database to write (path or URL)")
+    move.add_argument("--from", dest="source", type=_database, required=True, help="the database to read (path or URL)")
+    move.add_argument("--to", dest="destination", type=_database, required=True, help="the database to write")
     move.add_argument("--replace", action="store_true", help="overwrite servers the destination already has")
     play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
     play.add_argument("game", help="the thread game, e.g. wikipedia")
@@ -301,12 +316,11 @@ def _transfer_command(args: argparse.Namespace) -> int:
     import json
 
     from data import transfer
-    from data.engine import Target
     from data.store import Store
 
-    def database() -> str | Target:
-        if args.db:
-            return str(args.db)
+    def database() -> Target:
+        if args.db is not None:
+            return args.db  # type: ignore[no-any-return]
         from bot.settings import Settings
 
         return Settings().database
@@ -375,7 +389,7 @@ def _web_command(args: argparse.Namespace) -> int:
     from bot.settings import Settings
 
     settings = Settings()
-    db = args.db or settings.database_path
+    db = args.db or settings.database
     if args.command == "export-wiki":
         from bot.web.wiki import export_guild
 

@@ -70,7 +70,7 @@ class WebRecord:
 
 
 async def serve_file(
-    db: Path,
+    db: Path | Target,
     host: str,
     port: int,
     *,
