@@ -1,4 +1,5 @@
-"""SQLite persistence of the card library (migration 0006): a row per value, the library's row, its log.
+"""Persistence of the card library (migration 0006): a row per value, the library's row, its log, on
+SQLite or PostgreSQL (``data.engine``).
 
 An action's changed rows, its library row and its log row commit in one transaction; the log's
 unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False). The

@@ -1,12 +1,14 @@
-"""SQLite persistence: migrations, the action log and snapshots. It knows SQL and nothing else.
+"""The round's persistence, on SQLite or PostgreSQL (``data.engine``): migrations, the action log and
+snapshots. It knows SQL and nothing else; the SQL is the same on both engines.
 
 Every write goes through the store's one writer (``data.group_commit``): an action's rows (its log
 row, a snapshot, archived records, entries of the moderators' log, another store's joined part, a
 replay's progress marks) are one job, written whole or not at all, and the jobs queued while a
 transaction commits share the next one. A write returns once its transaction committed. The log
-row's unique ``(guild_id, event_id)`` makes a redelivered event a no-op. WAL with
-``synchronous=FULL`` makes a commit durable when it returns. Reads use a connection of their own,
-so they never wait behind a commit, and see only what is committed.
+row's unique ``(guild_id, event_id)`` makes a redelivered event a no-op. On SQLite, WAL with
+``synchronous=FULL`` makes a commit durable when it returns; on PostgreSQL, the server's COMMIT.
+Reads use a connection of their own, so they never wait behind a commit, and see only what is
+committed.
 
 A file that cannot be used (not a database, damaged, read-only, written by a newer version) is
 refused at ``open`` with ``StoreOpenError``, whose text is one line saying what is wrong and what

@@ -1,4 +1,5 @@
-"""SQLite persistence of thread game tables (migration 0003): each table's state and its action log.
+"""Persistence of thread game tables (migration 0003): each table's state and its action log, on
+SQLite or PostgreSQL (``data.engine``).
 
 Every action is one job of the group commit (``data.group_commit``): the log row and the table's new
 state are written together or not at all, and ``commit`` returns once their transaction committed.
