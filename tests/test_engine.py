@@ -79,9 +79,9 @@ def test_a_server_that_does_not_answer_is_one_line_without_the_password() -> Non
     assert "no PostgreSQL server answers there" in err
 
 
-async def test_a_postgresql_database_of_a_newer_version_or_another_program_is_refused(dbs: Databases) -> None:
-    if dbs.engine != "postgresql":
-        pytest.skip("SQLite's cases are in tests/test_store_errors.py")
+async def test_a_postgresql_database_of_a_newer_version_or_another_program_is_refused(pg_dbs: Databases) -> None:
+    """SQLite's cases are in tests/test_store_errors.py."""
+    dbs = pg_dbs
     newer = dbs.new("newer")
     store = await Store.open(newer)
     await store.close()
@@ -95,3 +95,31 @@ async def test_a_postgresql_database_of_a_newer_version_or_another_program_is_re
     assert rows(other, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()") == [
         ("invoices",)
     ], "nothing was created there"
+
+
+async def test_the_web_records_view_reads_each_engine_and_can_never_write(dbs: Databases) -> None:
+    import asyncio
+
+    from bot.sim.replay import read_scenario, replay
+    from bot.sim.world import GUILD
+    from data.read_store import ReadStore
+
+    db = dbs.new("web")
+    scenario = ROOT / "tests" / "scenarios" / "web_season.jsonl"
+    await asyncio.to_thread(lambda: asyncio.run(replay(read_scenario(scenario, sys.stderr), seed="7", db=db)))
+    store = await Store.open(db)
+    try:
+        _, logged = await store.load(GUILD)
+        expected_guilds = await store.guilds()
+    finally:
+        await store.close()
+    read = await ReadStore.open(db)
+    try:
+        assert await read.guilds() == expected_guilds == [GUILD]
+        assert [row.seq for row in await read.log(GUILD)][-1] == (await read.latest(GUILD) or (0,))[0]
+        assert await read.web_mode(GUILD) == "on"
+        assert logged or await read.latest(GUILD)
+        with pytest.raises(Exception, match=r"(?i)read-only|readonly"):
+            await read._conn.execute("DELETE FROM actions WHERE guild_id = ?", (GUILD,))
+    finally:
+        await read.close()
