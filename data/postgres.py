@@ -17,17 +17,20 @@ job, so only that job (and the later jobs of its key) stays out. A batch whose t
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache, partial
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import asyncpg
 
 from data.group_commit import Done, Outcome, Superseded, Written
 
+T = TypeVar("T")
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b|\bRETURNING\b", re.IGNORECASE)
 
 
@@ -196,41 +199,68 @@ def _job_error(exc: BaseException) -> bool:
 
 
 class PgWriter:
-    """The batches' connection to one database (``BatchConnection`` for ``GroupCommit``)."""
+    """The batches' connection to one database (``BatchConnection`` for ``GroupCommit``).
 
-    def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]], conn: asyncpg.Connection) -> None:
+    The connection lives on an event loop of its own, on a thread of its own (as SQLite's writer has
+    its thread): a batch's round trips to the server (BEGIN, the rows, COMMIT) follow each other at
+    once instead of each waiting for a turn of the bot's busy loop, and the bot's loop hears of the
+    batch once, when it is over. Joined parts (``JoinedPart.write``) run there too: they only await
+    the ``PgConn`` they are given.
+    """
+
+    def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]]) -> None:
         self._connect = connect
-        self._conn: asyncpg.Connection | None = conn
-        self._tasks: set[asyncio.Task[list[Outcome]]] = set()
+        self._conn: asyncpg.Connection | None = None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="postgres-writer", daemon=True)
+        self._thread.start()
 
     @classmethod
     async def open(cls, connect: Callable[[], Awaitable[asyncpg.Connection]]) -> PgWriter:
-        return cls(connect, await connect())
+        writer = cls(connect)
+        try:
+            await writer.call(lambda _: asyncio.sleep(0), connect=True)
+        except BaseException:
+            await writer.close()
+            raise
+        return writer
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
             self._conn = await self._connect()
         return self._conn
 
+    async def call(self, fn: Callable[[asyncpg.Connection], Awaitable[T]], *, connect: bool = True) -> T:
+        """``fn(connection)`` on the writer's loop (tests, set-up); the writer must be idle."""
+
+        async def run() -> T:
+            conn = await self._connection() if connect else self._conn
+            return await fn(conn)
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), self._loop))
+
     async def close(self) -> None:
-        for task in list(self._tasks):
-            await asyncio.wait([task])
+        if self._loop.is_closed():
+            return
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await conn.close()
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(conn.close(), self._loop))
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        await asyncio.to_thread(self._thread.join, 10)
+        self._loop.close()
 
     def start(self, jobs: Sequence[PgJob], done: Done) -> None:
-        """Begin the batch's transaction (see ``BatchConnection.start``)."""
-        task = asyncio.ensure_future(self._batch(jobs))
-        self._tasks.add(task)
-        task.add_done_callback(partial(self._finished, done))
+        """Begin the batch's transaction (see ``BatchConnection.start``) on the writer's loop."""
+        home = asyncio.get_running_loop()
+        future = asyncio.run_coroutine_threadsafe(self._batch(jobs), self._loop)
+        future.add_done_callback(lambda f: home.call_soon_threadsafe(self._finished, done, f))
 
-    def _finished(self, done: Done, task: asyncio.Task[list[Outcome]]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
+    @staticmethod
+    def _finished(done: Done, future: concurrent.futures.Future[list[Outcome]]) -> None:
+        if future.cancelled():
             done(RuntimeError("the store's writer was stopped"))
         else:
-            done(task.exception() or task.result())
+            done(future.exception() or future.result())
 
     async def _batch(self, jobs: Sequence[PgJob]) -> list[Outcome]:
         conn = await self._connection()

@@ -130,7 +130,7 @@ async def test_a_batch_the_server_fails_fails_each_action_and_restores_the_state
         transaction fails (the server's error, as for a full disk)."""
         await locked.start()
         await locker.execute("LOCK TABLE actions IN ACCESS EXCLUSIVE MODE")
-        await store.writer.conn._conn.execute("SET lock_timeout = '100ms'")  # type: ignore[attr-defined]
+        await store.writer.conn.call(lambda conn: conn.execute("SET lock_timeout = '100ms'"))  # type: ignore[attr-defined]
 
     before_batches(store, monkeypatch, {0: gate.wait, 1: lock_the_log})
     blocker = asyncio.ensure_future(store.set_meta("hold", "1"))
@@ -162,7 +162,7 @@ async def test_the_writer_reconnects_after_the_server_dropped_its_connection(pg_
     store = pg_store
     service = RoundService(store)
     await started(service, "g", ["alice"])
-    pid = store.writer.conn._conn.get_server_pid()  # type: ignore[attr-defined]
+    pid = await store.writer.conn.call(lambda conn: asyncio.sleep(0, conn.get_server_pid()))  # type: ignore[attr-defined]
     await store._conn.execute("SELECT pg_terminate_backend(?, 5000)", (pid,))
     outcomes: list[Any] = []
     for n in range(3):  # the first may meet the dead connection; the store must not stay broken
