@@ -168,6 +168,11 @@ class StatementJob:
             if stmt.check is not None:
                 stmt.check(cursor.rowcount)
 
+    @property
+    def traceable(self) -> bool:
+        """Whether ``logged`` can tell that the job's rows are there (it logs an event)."""
+        return self._logged is not None
+
     async def logged_async(self, conn: PgConn) -> bool:
         if self._logged is None:
             return False
