@@ -211,14 +211,14 @@ class _CommitUnknown(Exception):  # noqa: N818 - control flow inside the writer
 
 def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
     """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown)."""
-    return conn.is_closed() or isinstance(
-        exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
-    )
+    return conn.is_closed() or isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
 
 
 def _job_error(exc: BaseException) -> bool:
-    """One job's failure (its duplicate key, a joined store's conflict), not the transaction's."""
-    if is_integrity_error(exc):
+    """One job's failure (its duplicate key, a joined store's conflict, a value the server or the
+    driver cannot take: a NUL character in a text, a number past 64 bits), not the transaction's.
+    As on SQLite, such a job stays out alone instead of failing every other guild's action with it."""
+    if is_integrity_error(exc) or isinstance(exc, asyncpg.DataError | ValueError):
         return True
     return isinstance(exc, Exception) and not isinstance(
         exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError

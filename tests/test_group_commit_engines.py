@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from games.nomic.items import Items
 from games.nomic.service import RoundService
 from tests.engines import Databases, rows
 from tests.test_group_commit import ctx, started, turn
+
+NOW = datetime(2026, 12, 7, 12, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -287,3 +290,40 @@ async def test_a_lone_action_whose_answer_was_lost_is_found_durable(
     later = await service.act("g", ctx("bob", "bid-2", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=9))
     assert later.accepted, later.text()
     assert await service.state("g") == await RoundService(store).state("g")
+
+
+async def test_a_value_the_database_cannot_take_fails_its_own_write_only(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text with a NUL character (PostgreSQL refuses it) or a number past 64 bits (both engines
+    refuse it) in one write of a batch: that write fails, the other guilds' actions sharing its
+    transaction are taken, as on SQLite."""
+    service = RoundService(store)
+    for guild in ("g", "h"):
+        await started(service, guild, ["alice", "bob"])
+    gate = asyncio.Event()
+    before_batches(store, monkeypatch, {0: gate.wait})
+    blocker = asyncio.ensure_future(store.set_meta("hold", "1"))
+    await turn()
+    g_bid = asyncio.ensure_future(service.act("g", ctx("alice", "g1", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=5)))
+    notice = asyncio.ensure_future(store.hold_notice("g", "bob", NOW, "outbid on \x00 lot 1"))
+    dropped = asyncio.ensure_future(store.drop_held("g", "bob", through=2**70))
+    h_bid = asyncio.ensure_future(service.act("h", ctx("bob", "h1", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=7)))
+    await turn()
+    assert store.writer.waiting == 4, "the four share the next transaction"
+    gate.set()
+    await blocker
+    assert (await g_bid).accepted
+    assert (await h_bid).accepted
+    if store.target.postgres:
+        import asyncpg
+
+        for refused in (notice, dropped):
+            with pytest.raises(asyncpg.DataError):
+                await refused
+    else:
+        await notice
+        with pytest.raises(OverflowError):
+            await dropped
+    for guild in ("g", "h"):
+        assert await RoundService(store).state(guild) == await service.state(guild)
