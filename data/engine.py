@@ -226,6 +226,9 @@ class Engine(Protocol):
     def transaction(self, db: Db) -> AbstractAsyncContextManager[Db]:
         """A transaction of the store's own on ``db`` (committed when the block ends without error)."""
 
+    def reading(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        """Reads that all see one moment of the database, whatever commits meanwhile (an export)."""
+
     def is_integrity_error(self, exc: BaseException) -> bool: ...
 
 
@@ -316,6 +319,15 @@ class SqliteEngine:
                 await db.execute("ROLLBACK")
             raise
         await db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def reading(self, db: Db) -> AsyncIterator[Db]:
+        await db.execute("BEGIN")  # deferred: WAL gives its reads the moment of the first one
+        try:
+            yield db
+        finally:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
 
     def is_integrity_error(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
@@ -437,6 +449,9 @@ class PostgresEngine:
 
     def transaction(self, db: Db) -> AbstractAsyncContextManager[Db]:
         return db.transaction()  # type: ignore[no-any-return]
+
+    def reading(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        return db.transaction(isolation="repeatable_read", readonly=True)  # type: ignore[no-any-return]
 
     def is_integrity_error(self, exc: BaseException) -> bool:
         from data.postgres import is_integrity_error

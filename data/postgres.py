@@ -155,13 +155,14 @@ class PgConn:
         return PgCursor([], len(params))
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConn]:
-        """One transaction on one connection of the pool, committed when the block ends without error."""
+    async def transaction(self, *, isolation: str | None = None, readonly: bool = False) -> AsyncIterator[PgConn]:
+        """One transaction on one connection of the pool, committed when the block ends without error
+        (``isolation="repeatable_read"``: every read of it sees the same moment)."""
         if isinstance(self._target, asyncpg.Pool):
-            async with self._target.acquire() as conn, conn.transaction():
+            async with self._target.acquire() as conn, conn.transaction(isolation=isolation, readonly=readonly):
                 yield PgConn(conn, owned=False)
             return
-        async with self._target.transaction():
+        async with self._target.transaction(isolation=isolation, readonly=readonly):
             yield self
 
     async def close(self) -> None:
