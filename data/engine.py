@@ -231,6 +231,9 @@ class Engine(Protocol):
 
     def is_integrity_error(self, exc: BaseException) -> bool: ...
 
+    def connection_lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` lost the connection, so a commit's outcome is unknown (never on SQLite)."""
+
 
 def engine_for(where: Target) -> Engine:
     return POSTGRES if where.postgres else SQLITE
@@ -331,6 +334,10 @@ class SqliteEngine:
 
     def is_integrity_error(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        del exc
+        return False
 
 
 def _lock_key(name: str) -> int:
@@ -457,6 +464,11 @@ class PostgresEngine:
         from data.postgres import is_integrity_error
 
         return is_integrity_error(exc)
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        from data.postgres import connection_lost
+
+        return connection_lost(exc)
 
 
 _TABLES_SQL = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"

@@ -210,9 +210,15 @@ class _CommitUnknown(Exception):  # noqa: N818 - control flow inside the writer
         self.outcomes = outcomes
 
 
-def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
+def connection_lost(exc: BaseException) -> bool:
     """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown)."""
-    return conn.is_closed() or isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return True
+    return isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
+
+
+def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
+    return conn.is_closed() or connection_lost(exc)
 
 
 def _job_error(exc: BaseException) -> bool:
