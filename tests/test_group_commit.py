@@ -500,6 +500,11 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
     transactions = 0
     original = SqliteWriter._transaction
 
+    def say(line):
+        # one write per line: the writer's thread and the loop's print at once, and print's text and
+        # its newline are two writes another thread's line can fall between
+        os.write(1, (line + "\\n").encode())
+
     class Dying:
         # the writer's connection, killed with its process when it is told to COMMIT
 
@@ -508,7 +513,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
 
         def execute(self, sql, *args):
             if sql == "COMMIT":
-                print("batch " + " ".join(self._events), flush=True)
+                say("batch " + " ".join(self._events))
                 os.kill(os.getpid(), signal.SIGKILL)
             return self._conn.execute(sql, *args)
 
@@ -543,7 +548,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
                     action, where = PlaceBid(lot=1 + n % 2, amount=1000 + n * 10 + int(name[1:])), ChannelRole.AUCTIONS
                 outcome = await service.act(guild, ctx(name, event, where), action)
                 if outcome.accepted:
-                    print("ack " + event, flush=True)
+                    say("ack " + event)
 
         await asyncio.gather(*(member(g, m) for g in guilds for m in [*members, "mod"]))
 
