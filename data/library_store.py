@@ -1,4 +1,5 @@
-"""SQLite persistence of the card library (migration 0006): a row per value, the library's row, its log.
+"""Persistence of the card library (migration 0006): a row per value, the library's row, its log, on
+SQLite or PostgreSQL (``data.engine``).
 
 An action's changed rows, its library row and its log row commit in one transaction; the log's
 unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False). The
@@ -9,37 +10,33 @@ the second is refused with ``LibraryConflictError`` and nothing it wrote stays.
 A trade of the round that moves card copies is one transaction of the round's store: ``joined``
 gives the round's ``Store.append`` the library's part to write inside it (see ``JoinedWrite``).
 
-Like the tables' store, it reads on a connection of its own and writes through the file's one writer
-(``data.group_commit``), the round's when opened with ``store=``: a second writer on the file would
-wait for SQLite's write lock in its busy handler behind every batch of the round's burst. Its
-action rides in the next batch as a job whose one part is the action's writes (``JoinedLibraryWrite``,
-the same part a trade of the round joins), so it shares that batch's fsync.
+Like the tables' store, it reads on a connection of its own and writes through the database's one
+writer (``data.group_commit``), the round's when opened with ``store=``: on SQLite a second writer on
+the file would wait for the write lock in its busy handler behind every batch of the round's burst;
+on PostgreSQL it would pay a commit of its own. Its action rides in the next batch as a job whose one
+part is the action's writes (``JoinedLibraryWrite``, the same part a trade of the round joins), so it
+shares that batch's commit. On PostgreSQL, a batch whose connection was lost during ``COMMIT`` is
+looked up by its event ids (``data.postgres``); when even that cannot tell, the library asks once
+more for its own event before answering that the action failed.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from data.group_commit import GroupCommit, Written
-from data.sqlite_writer import SqlJob, StoreJob
-from data.store import ReplayProgress, Store, connect, open_writer
+from data.engine import Db, StatementJob, Target, Writer, engine_for, target
+from data.group_commit import Written
+from data.store import ReplayProgress, Store
 
 _HAS_EVENT = "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?"
 
 
 def _nothing() -> None:
     """A library action of its own has nothing to do once committed: its service waits for the commit."""
-
-
-def _nothing_to_write(conn: sqlite3.Connection) -> None:
-    """A library action's writes are its one joined part (``JoinedLibraryWrite``), run inside the batch."""
 
 
 class LibraryConflictError(Exception):
@@ -88,7 +85,7 @@ class StoredLibrary:
     """Collection -> (key, body) of each value."""
 
 
-async def _write(conn: aiosqlite.Connection, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
+async def _write(conn: Db, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
     """The action's writes, inside the caller's transaction; ``LibraryConflictError`` when a guard fails."""
     await conn.execute(
         "INSERT INTO card_actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -155,7 +152,7 @@ class JoinedLibraryWrite:
     notes: tuple[str, ...] = ()
     """What to say once it is durable (a battle's kitty taken), for a store that posts it."""
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
+    async def write(self, conn: Db) -> None:
         await _write(conn, self.guild, self.changes, self.entry)
 
     def committed(self) -> None:
@@ -168,15 +165,17 @@ class LibraryStore:
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
-        path: str,
+        conn: Db,
+        path: str | Path | Target,
         progress: ReplayProgress | None = None,
         *,
-        writer: GroupCommit[SqlJob],
+        writer: Writer,
         owns_writer: bool,
     ) -> None:
         self._conn = conn
-        self.path = path
+        self.target = target(path)
+        self.engine = engine_for(self.target)
+        self.path = self.target.display
         self.progress = progress
         self._writer = writer
         self._owns_writer = owns_writer
@@ -184,32 +183,33 @@ class LibraryStore:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        path: str | Path | Target,
         *,
         synchronous: str = "FULL",
         progress: ReplayProgress | None = None,
         store: Store | None = None,
     ) -> LibraryStore:
-        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas.
+        """Open (checking and migrating the database first, through ``Store``) with the round's settings.
 
-        ``store``: the round's store of the same file, whose writer the library shares (as the tables'
-        store does); without it the library has a writer of its own.
+        ``store``: the round's store of the same database, whose writer the library shares (as the
+        tables' store does); without it the library has a writer of its own.
         """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        where = target(path)
+        engine = engine_for(where)
         if store is None:
-            migrated = await Store.open(path, synchronous=synchronous)
+            migrated = await Store.open(where, synchronous=synchronous)
             await migrated.close()
-        pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
-        conn = await connect(path, pragmas)
+        conn = await engine.open_reader(where, synchronous)
         if store is not None:
-            return cls(conn, str(path), progress, writer=store.writer, owns_writer=False)
+            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
         try:
-            writer = await open_writer(path, synchronous, progress)
+            writer = await engine.open_writer(where, synchronous, progress)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, str(path), progress, writer=writer, owns_writer=True)
+        return cls(conn, where, progress, writer=writer, owns_writer=True)
 
     async def close(self) -> None:
         try:
@@ -255,15 +255,29 @@ class LibraryStore:
         """Write one action in one transaction. False, changing nothing, when the event was logged before;
         ``LibraryConflictError`` (nothing written) when another writer got there first."""
         part = JoinedLibraryWrite(guild, changes, entry, on_commit=_nothing)
-
-        def known(conn: sqlite3.Connection) -> bool:
-            return conn.execute(_HAS_EVENT, (guild, entry.event_id)).fetchone() is not None
-
+        job = StatementJob([], parts=(part,), logged=(_HAS_EVENT, (guild, entry.event_id)), event=entry.event_id)
         try:
-            written = await self._writer.write(StoreJob(_nothing_to_write, parts=(part,), logged=known))
-        except sqlite3.IntegrityError:  # a row the library did not expect (a copy another writer created)
-            raise LibraryConflictError("the card library changed since it was read") from None
+            written = await self._writer.write(job)
+        except Exception as exc:
+            if self.engine.connection_lost(exc):
+                # the writer could not tell whether the batch committed: ask again on another connection
+                if await self._logged_anyway(guild, entry.event_id):
+                    return True
+                raise
+            if self.engine.is_integrity_error(exc):  # a row the library did not expect (another writer's copy)
+                raise LibraryConflictError("the card library changed since it was read") from None
+            raise
         return written is Written.STORED
+
+    async def _logged_anyway(self, guild: str, event_id: str) -> bool:
+        """Whether an event whose commit lost its connection is durable all the same (False: unknown)."""
+        for _ in range(3):  # the pool may hand out other connections the same failure broke
+            try:
+                return await self.has_event(guild, event_id)
+            except Exception as exc:
+                if not self.engine.connection_lost(exc):
+                    raise
+        return False
 
     def joined(
         self,

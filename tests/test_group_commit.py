@@ -534,6 +534,11 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
     transactions = 0
     original = SqliteWriter._transaction
 
+    def say(line):
+        # one write per line: the writer's thread and the loop's print at once, and print's text and
+        # its newline are two writes another thread's line can fall between
+        os.write(1, (line + "\\n").encode())
+
     class Dying:
         # the writer's connection, killed with its process when it is told to COMMIT
 
@@ -542,7 +547,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
 
         def execute(self, sql, *args):
             if sql == "COMMIT":
-                os.write(1, ("batch " + " ".join(self._events) + "\\n").encode())  # one write: no ack cuts it
+                say("batch " + " ".join(self._events))
                 os.kill(os.getpid(), signal.SIGKILL)
             return self._conn.execute(sql, *args)
 
@@ -554,7 +559,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
         global transactions
         transactions += 1
         if transactions > 40 and len(jobs) >= 4:
-            self._conn = Dying(self._conn, [job._row[2] for job in jobs if hasattr(job, "_row")])
+            self._conn = Dying(self._conn, [job.event for job in jobs if getattr(job, "event", None)])
         return original(self, jobs, careful=careful)
 
     SqliteWriter._transaction = killing
@@ -577,7 +582,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
                     action, where = PlaceBid(lot=1 + n % 2, amount=1000 + n * 10 + int(name[1:])), ChannelRole.AUCTIONS
                 outcome = await service.act(guild, ctx(name, event, where), action)
                 if outcome.accepted:
-                    print("ack " + event, flush=True)
+                    say("ack " + event)
 
         await asyncio.gather(*(member(g, m) for g in guilds for m in [*members, "mod"]))
 
@@ -657,8 +662,9 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
     batches = 0
     original = SqliteWriter.start
 
-    def event_of(job):
-        return job.parts[0].entry.event_id if job.parts else job._row[2]
+    def say(line):
+        # one write per line: the writer's thread and the loop's print at once (see above)
+        os.write(1, (line + "\\n").encode())
 
     class Dying:
         # the writer's connection, killed with its process when it is told to COMMIT
@@ -668,7 +674,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
 
         def execute(self, sql, *args):
             if sql == "COMMIT":
-                os.write(1, ("batch " + " ".join(self._events) + "\\n").encode())  # one write: no ack cuts it
+                say("batch " + " ".join(self._events))
                 os.kill(os.getpid(), signal.SIGKILL)
             return self._conn.execute(sql, *args)
 
@@ -680,7 +686,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
         global batches
         batches += 1
         if batches > 40 and len(jobs) >= 4 and any(job.parts for job in jobs):
-            self._conn = Dying(self._conn, [event_of(job) for job in jobs if job.parts or hasattr(job, "_row")])
+            self._conn = Dying(self._conn, [job.event for job in jobs if getattr(job, "event", None)])
         return original(self, jobs, done)
 
     SqliteWriter.start = killing
@@ -700,7 +706,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
                 event = f"{guild}:{name}:{n}"
                 action = PlaceBid(lot=1 + n % 2, amount=1000 + n * 10 + int(name[1:]))
                 if (await service.act(guild, ctx(name, event, ChannelRole.AUCTIONS), action)).accepted:
-                    print("ack " + event, flush=True)
+                    say("ack " + event)
 
         async def library(guild, n=0):
             at = datetime(2026, 1, 5, tzinfo=UTC)
@@ -710,7 +716,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
                 changes = cards.changes(seq=n, previous_seq=n - 1, meta=str(n), first=n == 1)
                 entry = cards.entry(event_id=event, at=at, actor="m0", kind="card", body="{}")
                 if await cards.commit(guild, changes, entry):
-                    print("ack " + event, flush=True)
+                    say("ack " + event)
 
         await asyncio.gather(*(member(g, m) for g in guilds for m in members), *(library(g) for g in guilds))
 
