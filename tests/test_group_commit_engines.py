@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from data.group_commit import Done
+from data.library_store import LibraryConflictError, LibraryStore
 from data.store import Store
 from games.nomic.actions import AdminGive, PlaceBid
 from games.nomic.context import ChannelRole
@@ -110,6 +111,47 @@ async def test_a_redelivered_event_in_a_batch_stays_a_no_op_and_aborts_nothing(
     assert state.players["alice"].points == 10, "the give counted once"
     for guild in ("g", "h"):
         assert await RoundService(store).state(guild) == await service.state(guild)
+
+
+async def test_the_card_library_rides_the_rounds_batches_on_either_engine(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library writes through the round's writer (no commit of its own): its actions share a batch
+    with the round's, a stale one is refused alone, a redelivered one changes nothing."""
+    cards = await LibraryStore.open(store.target, store=store)
+    gate = asyncio.Event()
+    try:
+        service = RoundService(store)
+        await started(service, "g", ["alice"])
+
+        def action(seq: int, event: str) -> tuple[Any, Any]:
+            changes = cards.changes(seq=seq, previous_seq=seq - 1, meta=f"m{seq}", first=seq == 1)
+            return changes, cards.entry(event_id=event, at=NOW, actor="alice", kind="k", body="{}")
+
+        before_batches(store, monkeypatch, {0: gate.wait})
+        before = store.writer.batches
+        blocker = asyncio.ensure_future(store.set_meta("hold", "1"))
+        await turn()
+        give = asyncio.ensure_future(
+            service.act("g", ctx("mod", "give"), AdminGive(target="alice", items=Items(points=1)))
+        )
+        first = asyncio.ensure_future(cards.commit("g", *action(1, "c1")))
+        stale = asyncio.ensure_future(cards.commit("g", *action(1, "c2")))
+        await turn()
+        assert store.writer.waiting == 3, "the library's actions queue at the round's writer"
+        gate.set()
+        await blocker
+        assert (await give).accepted
+        assert await first
+        with pytest.raises(LibraryConflictError):
+            await stale
+        assert store.writer.batches == before + 2, "the give and both library actions shared one batch"
+        assert not await cards.commit("g", *action(1, "c1")), "a redelivered event changes nothing"
+        assert await cards.log("g") == [(1, "c1", "k")]
+        assert rows(store.target.url, "SELECT guild_id, seq FROM card_libraries") == [("g", 1)]
+    finally:
+        gate.set()  # a failed check must not leave the writer waiting
+        await cards.close()
 
 
 async def test_a_batch_the_server_fails_fails_each_action_and_restores_the_states(
