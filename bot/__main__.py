@@ -1,4 +1,4 @@
-"""``python -m bot run | console | replay | selfplay | bench | web | export-wiki``.
+"""``python -m bot run | console | replay | shard-sim | selfplay | bench | web | export-wiki``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
 such scenario file), 3 the database file cannot be used (``EXIT_STORE``).
@@ -52,6 +52,20 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
+    shard = sub.add_parser(
+        "shard-sim",
+        help="one process of a sharded bot, headless: play a script's guilds of these shards on a virtual clock",
+    )
+    shard.add_argument("--script", type=Path, required=True, help="scenario lines, each with a `guild` (JSON lines)")
+    shard.add_argument("--db", required=True, help="the store: a SQLite file (or a postgresql:// URL)")
+    shard.add_argument("--shard-count", type=int, default=1)
+    shard.add_argument("--shard-ids", default="auto", help="the shards this process runs, e.g. 0,1 (default: all)")
+    shard.add_argument("--lock-db", help="where the guilds' locks are taken (default: --db when it is PostgreSQL)")
+    shard.add_argument("--take-over", action="store_true", help="also take over the other shards' guilds as they free")
+    shard.add_argument("--seed", default="shards")
+    shard.add_argument("--until", type=_instant, help="run each guild's clock on to this instant at its end")
+    shard.add_argument("--stop-at", type=_instant, help="play the lines before this instant, then hang (for tests)")
+    shard.add_argument("--health-port", type=int, help="serve /healthz on this port (0: any free port)")
     site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
     site.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
     site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
@@ -163,6 +177,8 @@ def _command(args: argparse.Namespace) -> int:
             transcript_out=args.transcript,
         )
         return 0
+    if args.command == "shard-sim":
+        return _shard_sim(args)
     if args.command == "console":
         from bot.settings import Settings
         from bot.sim.console import console
@@ -251,6 +267,38 @@ def _command(args: argparse.Namespace) -> int:
 
         return run_bot(settings)
     return 2
+
+
+def _shard_sim(args: argparse.Namespace) -> int:
+    """``shard-sim``: logs on standard error (JSON lines with LOG_FORMAT=json), its reports on standard output."""
+    from bot.logs import configure
+    from bot.settings import Settings
+    from bot.shards import ShardPlan, parse_shard_ids
+    from bot.sim.shards import shard_sim
+
+    if not args.script.is_file():
+        print(f"no such script file: {args.script}", file=sys.stderr)
+        return 2
+    try:
+        plan = ShardPlan(count=args.shard_count, ids=parse_shard_ids(args.shard_ids))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings()
+    configure(settings.log_level, settings.log_format, stream=sys.stderr, shards=list(plan.shard_ids))
+    return asyncio.run(
+        shard_sim(
+            script=args.script,
+            db=args.db,
+            plan=plan,
+            lock_db=args.lock_db,
+            seed=args.seed,
+            until=args.until,
+            take_over=args.take_over,
+            stop_at=args.stop_at,
+            health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
+        )
+    )
 
 
 def _console_web(settings: object) -> tuple[str, int] | None:

@@ -20,6 +20,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
+from datetime import UTC, datetime
 from enum import Enum
 from functools import partial
 from typing import Generic, Protocol, TypeVar
@@ -131,6 +132,8 @@ class GroupCommit(Generic[J]):
         """Transactions committed (or failed) so far."""
         self.jobs = 0
         """Jobs settled so far."""
+        self.last_commit: datetime | None = None
+        """When the latest transaction committed (``/healthz``); None before the first."""
 
     @property
     def conn(self) -> BatchConnection[J]:
@@ -201,6 +204,7 @@ class GroupCommit(Generic[J]):
             outcomes: list[Outcome] = [result] * count
         else:
             outcomes = result
+            self.last_commit = datetime.now(UTC)
         self._busy = False
         self._settle(batch, outcomes[: len(batch)])
         if extra is not None:

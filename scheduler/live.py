@@ -38,6 +38,7 @@ async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tup
     tick another task has just queued is not tried again.
     """
     outcomes: list[tuple[datetime, Outcome]] = []
+    stale_at: datetime | None = None
     for _ in range(MAX_CATCH_UP):
         state = await service.latest(guild)
         if state is None:
@@ -46,6 +47,16 @@ async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tup
         if tick.at > now:
             break
         outcome = await service.tick(guild, tick)
+        if outcome.duplicate:
+            # logged before by another process: this copy of the guild is stale (the guild moved here
+            # from a process that acted for it). Read it again from the store and go on from there;
+            # the same tick found logged twice means the store itself is behind: stop, never loop.
+            if stale_at == tick.at:
+                log.error("guild %s: the tick at %s is logged but not in its state", guild, tick.at.isoformat())
+                break
+            stale_at = tick.at
+            service.forget(guild)
+            continue
         outcomes.append((tick.at, outcome))
     else:
         log.error("guild %s: stopped catching up after %d ticks", guild, MAX_CATCH_UP)

@@ -12,7 +12,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,25 @@ def pg_url() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+async def pg_db(pg_url: str) -> AsyncIterator[str]:
+    """A fresh database on the server for one test (advisory locks and tables are per database)."""
+    import asyncpg
+
+    name = f"nomic_test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    base, _, _ = pg_url.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
