@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench browser clean
+.PHONY: run test check lint typecheck bench browser postgres clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,10 +15,20 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python -m bot run
 
+# The tests run on both engines: .ci/with-postgres starts a throwaway PostgreSQL for them (installing
+# Debian's package first when there is none, as root) and stops it at the end, whatever the outcome.
 test: $(STAMP)
+	.ci/with-postgres $(MAKE) --no-print-directory check
+
+check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy games scheduler data bot
 	$(BIN)/python -m pytest
+
+# A shell with a throwaway PostgreSQL and TEST_DATABASE_URL set, for running single tests on both
+# engines (`.venv/bin/python -m pytest tests/test_store.py`); the server stops when the shell exits.
+postgres:
+	.ci/with-postgres $${SHELL:-bash}
 
 bench: $(STAMP)
 	$(BIN)/python -m bot bench

@@ -1,7 +1,9 @@
-"""``python -m bot run | console | replay | shard-sim | selfplay | bench | web | export-wiki``.
+"""``python -m bot run | console | replay | shard-sim | selfplay | bench | web | export-wiki | export | import |
+migrate-store``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
-such scenario file), 3 the database file cannot be used (``EXIT_STORE``).
+such scenario file), 3 the database cannot be used (``EXIT_STORE``), 4 an import or a migration
+refused (``EXIT_REFUSED``: the guild is already in the target, the document is not one of ours).
 """
 
 from __future__ import annotations
@@ -12,10 +14,16 @@ import logging
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from data.engine import Target
 
 EXIT_STORE = 3
 """The database file cannot be used (not a database, damaged, read-only, from a newer version):
 one line on stderr says which file, what is wrong and what to do."""
+EXIT_REFUSED = 4
+"""An import or a migration was refused; nothing was written. One line on stderr says why."""
 
 
 def _instant(text: str) -> datetime:
@@ -32,23 +40,38 @@ def _sizes(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError("give whole numbers separated by commas, e.g. 300,1000,3000") from None
 
 
+def _database(text: str) -> Target:
+    """A ``--db``: a path, ``sqlite:///FILE`` or ``postgresql://...`` (shown without its password)."""
+    from data.engine import target
+
+    try:
+        return target(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="The Nomic round bot.",
         epilog="Exit status: 0 done, 1 Discord refused the token or could not be reached, 2 a usage error,"
-        f" {EXIT_STORE} the database file cannot be used (one line on stderr says why).",
+        f" {EXIT_STORE} the database cannot be used (one line on stderr says why), {EXIT_REFUSED} an import or"
+        " a migration refused (nothing written; one line says why).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run on Discord (or open the console when no DISCORD_TOKEN is set)")
     con = sub.add_parser("console", help="the interactive simulator")
-    con.add_argument("--db", type=Path)
+    con.add_argument("--db", type=_database, help="keep the console's round in this database (path or URL)")
     con.add_argument("--seed")
     con.add_argument("--start", type=_instant, help="the virtual clock's start (ISO-8601, UTC)")
     rep = sub.add_parser("replay", help="replay a scenario (JSON lines)")
     rep.add_argument("scenario", type=Path)
     rep.add_argument("--seed")
-    rep.add_argument("--db", type=Path)
+    rep.add_argument(
+        "--db",
+        type=_database,
+        help="keep the run in this database (a path, sqlite:///FILE or postgresql://...) and resume it",
+    )
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
@@ -57,23 +80,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="one process of a sharded bot, headless: play a script's guilds of these shards on a virtual clock",
     )
     shard.add_argument("--script", type=Path, required=True, help="scenario lines, each with a `guild` (JSON lines)")
-    shard.add_argument("--db", required=True, help="the store: a SQLite file (or a postgresql:// URL)")
+    shard.add_argument(
+        "--db", type=_database, required=True, help="the store: a path, sqlite:///FILE or postgresql://... (the locks)"
+    )
     shard.add_argument("--shard-count", type=int, default=1)
     shard.add_argument("--shard-ids", default="auto", help="the shards this process runs, e.g. 0,1 (default: all)")
-    shard.add_argument("--lock-db", help="where the guilds' locks are taken (default: --db when it is PostgreSQL)")
     shard.add_argument("--take-over", action="store_true", help="also take over the other shards' guilds as they free")
     shard.add_argument("--seed", default="shards")
     shard.add_argument("--until", type=_instant, help="run each guild's clock on to this instant at its end")
     shard.add_argument("--stop-at", type=_instant, help="play the lines before this instant, then hang (for tests)")
     shard.add_argument("--health-port", type=int, help="serve /healthz on this port (0: any free port)")
     site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
-    site.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    site.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
     site.add_argument("--host", help="the address to listen on (default: WEB_HOST, 127.0.0.1)")
     wiki = sub.add_parser("export-wiki", help="write a server's ruleset and week as MediaWiki markup")
     wiki.add_argument("guild", help="the server's id (the simulator's is `sim`)")
-    wiki.add_argument("--db", type=Path, help="the database file (default: DATABASE_PATH)")
+    wiki.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     wiki.add_argument("--out", type=Path, help="write to this file (default: standard output)")
+    db_help = "the database: a path, sqlite:///FILE or postgresql://... (default: DATABASE_URL, else DATABASE_PATH)"
+    out = sub.add_parser("export", help="write one server's data as JSON (to move it to another database)")
+    out.add_argument("guild", help="the server's id (the simulator's is `sim`)")
+    out.add_argument("--db", type=_database, help=db_help)
+    out.add_argument("--out", type=Path, help="write to this file (default: standard output)")
+    into = sub.add_parser("import", help="read one server's data exported by `export` into a database")
+    into.add_argument("file", nargs="?", type=Path, help="the JSON document (default: standard input)")
+    into.add_argument("--db", type=_database, help=db_help)
+    into.add_argument("--replace", action="store_true", help="overwrite the server's data if the database has it")
+    move = sub.add_parser("migrate-store", help="copy every server's data from one database to another")
+    move.add_argument("--from", dest="source", type=_database, required=True, help="the database to read (path or URL)")
+    move.add_argument("--to", dest="destination", type=_database, required=True, help="the database to write")
+    move.add_argument("--replace", action="store_true", help="overwrite servers the destination already has")
     play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
     play.add_argument("game", help="the thread game, e.g. wikipedia")
     play.add_argument("--games", type=int, default=100)
@@ -93,6 +130,19 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--trades", type=int, default=2_000)
     bench.add_argument("--seed", default="bench")
     bench.add_argument("--dir", type=Path, help="where to put the store (default: a temporary folder)")
+    bench.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="also time durable actions on this PostgreSQL database (default: BENCH_DATABASE_URL; its"
+        " schema gets a throwaway schema of the benchmark's, dropped at the end)",
+    )
+    bench.add_argument(
+        "--store-runs", type=int, default=5, help="with a PostgreSQL URL: interleaved runs of each store"
+    )
+    bench.add_argument("--store-actions", type=int, default=2_000, help="with a PostgreSQL URL: actions a run")
+    bench.add_argument(
+        "--stores-only", action="store_true", help="with a PostgreSQL URL: only the engines' durable actions"
+    )
     bench.add_argument(
         "--offer-weeks",
         type=int,
@@ -187,6 +237,8 @@ def _command(args: argparse.Namespace) -> int:
         return asyncio.run(console(db=args.db, seed=args.seed, start=args.start, web=_console_web(settings)))
     if args.command in {"web", "export-wiki"}:
         return _web_command(args)
+    if args.command in {"export", "import", "migrate-store"}:
+        return _transfer_command(args)
     if args.command == "selfplay":
         from bot.selfplay import main as selfplay_main
 
@@ -230,6 +282,10 @@ def _command(args: argparse.Namespace) -> int:
 
             print(digest_bench(players=args.players, bids=args.bids, runs=args.digest_runs, seed=args.seed))
             return 0
+        import os
+
+        postgres = args.postgres or os.environ.get("BENCH_DATABASE_URL") or None
+        only_stores = bool(postgres) and args.stores_only
         return asyncio.run(
             bench(
                 players=args.players,
@@ -237,11 +293,14 @@ def _command(args: argparse.Namespace) -> int:
                 trades=args.trades,
                 seed=args.seed,
                 where=args.dir,
-                week=not args.ticks_only,
-                tick_sizes=args.tick_sizes,
+                week=not (args.ticks_only or only_stores),
+                tick_sizes=() if only_stores else args.tick_sizes,
                 tick_runs=args.tick_runs,
                 tick_gc=args.tick_gc,
-                digest_runs=0 if args.ticks_only else args.digest_runs,
+                digest_runs=0 if (args.ticks_only or only_stores) else args.digest_runs,
+                postgres=postgres,
+                store_actions=args.store_actions,
+                store_runs=args.store_runs,
             )
         )
     if args.command == "run":
@@ -291,7 +350,6 @@ def _shard_sim(args: argparse.Namespace) -> int:
             script=args.script,
             db=args.db,
             plan=plan,
-            lock_db=args.lock_db,
             seed=args.seed,
             until=args.until,
             take_over=args.take_over,
@@ -299,6 +357,73 @@ def _shard_sim(args: argparse.Namespace) -> int:
             health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
         )
     )
+
+
+def _transfer_command(args: argparse.Namespace) -> int:
+    """``export GUILD``, ``import [FILE]`` and ``migrate-store --from A --to B`` (``data.transfer``)."""
+    import json
+
+    from data import transfer
+    from data.store import Store
+
+    def database() -> Target:
+        if args.db is not None:
+            return args.db  # type: ignore[no-any-return]
+        from bot.settings import Settings
+
+        return Settings().database
+
+    async def export() -> int:
+        store = await Store.open(database())
+        try:
+            document = await transfer.export_guild(store, args.guild)
+        finally:
+            await store.close()
+        if transfer.rows_of(document) == 0:
+            print(f"error: the database {store.path} holds nothing of guild {args.guild}", file=sys.stderr)
+            return EXIT_REFUSED
+        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        if args.out is None:
+            sys.stdout.write(text)
+        else:
+            args.out.write_text(text, encoding="utf-8")
+        print(f"exported guild {args.guild}: {transfer.rows_of(document)} rows from {store.path}", file=sys.stderr)
+        return 0
+
+    async def load(document: dict[str, Any]) -> int:
+        store = await Store.open(database())
+        try:
+            written = await transfer.import_guild(store, document, replace=args.replace)
+        finally:
+            await store.close()
+        print(f"imported guild {document['guild']}: {written} rows into {store.path}", file=sys.stderr)
+        return 0
+
+    async def move() -> int:
+        moved = await transfer.migrate(args.source, args.destination, replace=args.replace)
+        for item in moved:
+            print(f"moved guild {item.guild}: {item.rows} rows", file=sys.stderr)
+        print(f"moved {len(moved)} guilds", file=sys.stderr)
+        return 0
+
+    try:
+        if args.command == "export":
+            return asyncio.run(export())
+        if args.command == "import":
+            raw = args.file.read_text(encoding="utf-8") if args.file is not None else sys.stdin.read()
+            try:
+                document = json.loads(raw)
+            except ValueError as exc:
+                print(f"error: the document is not JSON ({exc})", file=sys.stderr)
+                return EXIT_REFUSED
+            return asyncio.run(load(document))
+        return asyncio.run(move())
+    except transfer.TransferError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except ValueError as exc:  # a URL of no engine we know
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 def _console_web(settings: object) -> tuple[str, int] | None:
@@ -312,7 +437,7 @@ def _web_command(args: argparse.Namespace) -> int:
     from bot.settings import Settings
 
     settings = Settings()
-    db = args.db or settings.database_path
+    db = args.db or settings.database
     if args.command == "export-wiki":
         from bot.web.wiki import export_guild
 

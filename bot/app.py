@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 import aiohttp
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -139,15 +140,15 @@ class NomicBot(commands.Bot):
         if self.store is not None and self.table_store is not None:
             return self.store, self.table_store
         synchronous = self.settings.sqlite_synchronous
-        store = await Store.open(self.settings.database_path, synchronous=synchronous)
+        store = await Store.open(self.settings.database, synchronous=synchronous)
         try:
             # the tables read on their own connection and write through the round's writer (data/table_store.py)
-            tables = await TableStore.open(self.settings.database_path, synchronous=synchronous, store=store)
+            tables = await TableStore.open(self.settings.database, synchronous=synchronous, store=store)
         except BaseException:
             await store.close()
             raise
         try:
-            cards = await LibraryStore.open(self.settings.database_path, synchronous=synchronous)
+            cards = await LibraryStore.open(self.settings.database, synchronous=synchronous)
         except BaseException:
             await tables.close()
             await store.close()
@@ -182,7 +183,7 @@ class NomicBot(commands.Bot):
             return
         try:
             self.web = await WebRecord.start(
-                self.settings.database_path,
+                self.settings.database,
                 service,
                 self.settings.web_host,
                 port,
@@ -658,8 +659,8 @@ def run_bot(settings: Settings) -> int:
     except (aiohttp.ClientError, OSError) as exc:
         log.error("Could not reach Discord: %s", exc or type(exc).__name__)  # noqa: TRY400
         return 1
-    except sqlite3.Error as exc:
-        log.error("The database %s failed while the bot ran: %s", settings.database_path, exc)  # noqa: TRY400
+    except (sqlite3.Error, asyncpg.PostgresError) as exc:
+        log.error("The database %s failed while the bot ran: %s", settings.database.display, exc)  # noqa: TRY400
         return 1
     except KeyboardInterrupt:
         return 0

@@ -578,9 +578,13 @@ async def bench(
     tick_runs: int = bench_ticks.RUNS,
     tick_gc: str = "bot",
     digest_runs: int = 0,
+    postgres: str | None = None,
+    store_actions: int = 2_000,
+    store_runs: int = 5,
 ) -> int:
     """Replay a busy week on an on-disk store, time the big ticks by server size, and the week's review
-    of a busy week; print them; returns 0."""
+    of a busy week; with ``postgres`` (a URL), durable actions per second on each engine
+    (``bot.bench_stores``); print them; returns 0."""
     if players < 2 or bids < 0 or trades < 0 or any(size < 2 for size in tick_sizes) or tick_runs < 1:
         print("the bench needs at least 2 players, one run and no negative counts", file=sys.stderr)
         return 2
@@ -594,6 +598,12 @@ async def bench(
             if week:
                 print()
             print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc))
+        if postgres:
+            from bot.bench_stores import store_bench
+
+            if week or tick_sizes:
+                print()
+            print(await store_bench(postgres, folder, actions=store_actions, runs=store_runs))
     if digest_runs > 0:
         print()
         print(digest_bench(players=players, bids=bids, runs=digest_runs, seed=seed))

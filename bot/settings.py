@@ -1,4 +1,4 @@
-"""Settings from the environment or ``.env``; the token is a secret and never printed."""
+"""Settings from the environment or ``.env``; the token and the database URL are secrets, never printed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.shards import ShardPlan, parse_shard_ids
+from data.engine import Target, target
 
 
 class Settings(BaseSettings):
@@ -17,7 +18,12 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, description="the bot's token; without it `make run` opens the console"
     )
-    database_path: Path = Field(default=Path("nomic.db"), description="the SQLite file of the live bot")
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="where the bot keeps its rounds: sqlite:///FILE, a path, or postgresql://USER:PASSWORD@HOST/DB"
+        " (unset: the SQLite file DATABASE_PATH); a secret, never printed",
+    )
+    database_path: Path = Field(default=Path("nomic.db"), description="the SQLite file, when DATABASE_URL is unset")
     sqlite_synchronous: str = Field(default="FULL", description="FULL (default) or NORMAL; FULL survives power loss")
     ruleset: str = Field(default="default", description="the ruleset file in data/rulesets/ for new rounds")
     command_prefix: str = Field(default="!", description="the prefix of text commands")
@@ -55,6 +61,26 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         default="text", description="text (default) or json: one JSON object a line, with guild and shard fields"
     )
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _blank_url_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_engine(cls, value: SecretStr | None) -> SecretStr | None:
+        """A URL of an engine the bot does not know is refused at start, with what it accepts."""
+        if value is not None:
+            target(value.get_secret_value())
+        return value
+
+    @property
+    def database(self) -> Target:
+        """The database: ``DATABASE_URL`` when set, else the SQLite file ``DATABASE_PATH``."""
+        if self.database_url is not None:
+            return target(self.database_url.get_secret_value())
+        return target(self.database_path)
 
     @field_validator("web_port", "web_base_url", "health_port", "shard_count", mode="before")
     @classmethod

@@ -1,4 +1,5 @@
-"""SQLite persistence of the card library (migration 0006): a row per value, the library's row, its log.
+"""Persistence of the card library (migration 0006): a row per value, the library's row, its log, on
+SQLite or PostgreSQL (``data.engine``).
 
 An action's changed rows, its library row and its log row commit in one transaction; the log's
 unique ``(guild_id, event_id)`` makes a redelivered event a no-op (``commit`` returns False). The
@@ -14,16 +15,14 @@ Like the tables' store, it has its own connection to the round's database file.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from data.store import ReplayProgress, Store, connect, write_progress
+from data.engine import Db, Target, engine_for, target
+from data.store import ReplayProgress, Store, write_progress
 
 
 class LibraryConflictError(Exception):
@@ -72,7 +71,7 @@ class StoredLibrary:
     """Collection -> (key, body) of each value."""
 
 
-async def _write(conn: aiosqlite.Connection, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
+async def _write(conn: Db, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
     """The action's writes, inside the caller's transaction; ``LibraryConflictError`` when a guard fails."""
     await conn.execute(
         "INSERT INTO card_actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -139,7 +138,7 @@ class JoinedLibraryWrite:
     notes: tuple[str, ...] = ()
     """What to say once it is durable (a battle's kitty taken), for a store that posts it."""
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
+    async def write(self, conn: Db) -> None:
         await _write(conn, self.guild, self.changes, self.entry)
 
     def committed(self) -> None:
@@ -150,22 +149,24 @@ class JoinedLibraryWrite:
 class LibraryStore:
     """The card libraries of every guild; callers serialise their writes per guild."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
+    def __init__(self, conn: Db, path: str | Path | Target, progress: ReplayProgress | None = None) -> None:
         self._conn = conn
-        self.path = path
+        self.target = target(path)
+        self.engine = engine_for(self.target)
+        self.path = self.target.display
         self.progress = progress
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+        cls, path: str | Path | Target, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
     ) -> LibraryStore:
-        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas."""
+        """Open (checking and migrating the database first, through ``Store``) with the round's settings."""
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        migrated = await Store.open(path, synchronous=synchronous)
+        where = target(path)
+        migrated = await Store.open(where, synchronous=synchronous)
         await migrated.close()
-        pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
-        return cls(await connect(path, pragmas), str(path), progress)
+        return cls(await engine_for(where).open_reader(where, synchronous), where, progress)
 
     async def close(self) -> None:
         await self._conn.close()
@@ -208,22 +209,17 @@ class LibraryStore:
     async def commit(self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> bool:
         """Write one action in one transaction. False, changing nothing, when the event was logged before;
         ``LibraryConflictError`` (nothing written) when another writer got there first."""
-        conn = self._conn
         marks = self.progress.unsaved() if self.progress is not None else []
         try:
-            await conn.execute("BEGIN IMMEDIATE")
-            await _write(conn, guild, changes, entry)
-            await write_progress(conn, marks)
-            await conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            await conn.execute("ROLLBACK")
+            async with self.engine.transaction(self._conn) as conn:
+                await _write(conn, guild, changes, entry)
+                await write_progress(conn, marks)
+        except Exception as exc:
+            if not self.engine.is_integrity_error(exc):
+                raise
             if await self.has_event(guild, entry.event_id):
                 return False
             raise LibraryConflictError("the card library changed since it was read") from None
-        except BaseException:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise
         if self.progress is not None:
             self.progress.saved(marks)
         return True

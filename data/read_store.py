@@ -16,8 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from data.engine import Db, Target, engine_for, target
 from data.store import LoggedAction, ModLogRecord, Snapshot, StoreOpenError, open_error
 from data.table_store import _COLUMNS, StoredTable, _table
 
@@ -32,11 +31,6 @@ class LogRow:
     body: str
 
 
-def _read_only_uri(where: Path) -> str | None:
-    """The file's ``mode=ro`` URI (None: no such file); read once, before the connection opens."""
-    return f"{where.resolve().as_uri()}?mode=ro" if where.is_file() else None
-
-
 class ReadOnlyError(RuntimeError):
     """Something tried to write through the read-only view."""
 
@@ -44,31 +38,29 @@ class ReadOnlyError(RuntimeError):
 class ReadStore:
     """Every read the web record makes; one connection, never written through."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: Db, path: str | Path | Target) -> None:
         self._conn = conn
-        self.path = path
+        self.target = target(path)
+        self.engine = engine_for(self.target)
+        self.path = self.target.display
 
     @classmethod
-    async def open(cls, path: str | Path) -> ReadStore:
-        """Open ``path`` read-only; ``StoreOpenError`` when there is no such file or it is not the bot's."""
-        uri = _read_only_uri(Path(path))
-        if uri is None:
-            raise StoreOpenError(path, "there is no such file", "Give the database file the bot or a replay wrote")
+    async def open(cls, path: str | Path | Target) -> ReadStore:
+        """Open ``path`` read-only; ``StoreOpenError`` when there is no such database or it is not the bot's."""
+        where = target(path)
+        engine = engine_for(where)
+        conn = await engine.open_read_only(where)
+        store = cls(conn, where)
         try:
-            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
-        except (sqlite3.Error, OSError) as exc:
-            raise open_error(path, exc) from exc
-        store = cls(conn, str(path))
-        try:
-            async with conn.execute("PRAGMA busy_timeout=5000"):
-                pass
             tables = await store._tables()
-        except (sqlite3.Error, OSError) as exc:
+        except Exception as exc:
             await conn.close()
-            raise open_error(path, exc) from exc
+            if where.path is not None and isinstance(exc, OSError | sqlite3.Error):
+                raise open_error(where.path, exc) from exc
+            raise
         if "actions" not in tables:
             await conn.close()
-            raise StoreOpenError(path, "it holds no round", "Give the database file the bot or a replay wrote")
+            raise StoreOpenError(where.display, "it holds no round", "Give the database the bot or a replay wrote")
         store._has_web = "web" in await store._columns("guild_settings")
         return store
 
@@ -78,12 +70,10 @@ class ReadStore:
         await self._conn.close()
 
     async def _tables(self) -> set[str]:
-        async with self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-            return {str(r[0]) for r in await cur.fetchall()}
+        return await self.engine.table_names(self._conn)
 
     async def _columns(self, table: str) -> set[str]:
-        async with self._conn.execute(f"PRAGMA table_info({table})") as cur:
-            return {str(r[1]) for r in await cur.fetchall()}
+        return await self.engine.columns(self._conn, table)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._conn.execute(sql, params) as cur:

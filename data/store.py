@@ -1,12 +1,14 @@
-"""SQLite persistence: migrations, the action log and snapshots. It knows SQL and nothing else.
+"""The round's persistence, on SQLite or PostgreSQL (``data.engine``): migrations, the action log and
+snapshots. It knows SQL and nothing else; the SQL is the same on both engines.
 
 Every write goes through the store's one writer (``data.group_commit``): an action's rows (its log
 row, a snapshot, archived records, entries of the moderators' log, another store's joined part, a
 replay's progress marks) are one job, written whole or not at all, and the jobs queued while a
 transaction commits share the next one. A write returns once its transaction committed. The log
-row's unique ``(guild_id, event_id)`` makes a redelivered event a no-op. WAL with
-``synchronous=FULL`` makes a commit durable when it returns. Reads use a connection of their own,
-so they never wait behind a commit, and see only what is committed.
+row's unique ``(guild_id, event_id)`` makes a redelivered event a no-op. On SQLite, WAL with
+``synchronous=FULL`` makes a commit durable when it returns; on PostgreSQL, the server's COMMIT.
+Reads use a connection of their own, so they never wait behind a commit, and see only what is
+committed.
 
 A file that cannot be used (not a database, damaged, read-only, written by a newer version) is
 refused at ``open`` with ``StoreOpenError``, whose text is one line saying what is wrong and what
@@ -27,8 +29,9 @@ from typing import Protocol
 
 import aiosqlite
 
+from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
 from data.group_commit import GroupCommit, Outcome, Written
-from data.sqlite_writer import JoinedPart, SqliteWriter, SqlJob, StoreJob
+from data.sqlite_writer import SqliteWriter
 
 _INSERT_ACTION = (
     "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -251,13 +254,13 @@ class ReplayProgress:
         self._saved.update(marks)
 
 
-async def write_progress(conn: aiosqlite.Connection, marks: list[tuple[str, int]]) -> None:
+async def write_progress(conn: Db, marks: list[tuple[str, int]]) -> None:
     """Record progress marks; inside the caller's transaction."""
     for guild, line in marks:
         await conn.execute(_UPSERT_PROGRESS, (guild, line))
 
 
-def progress_job(progress: ReplayProgress | None) -> StoreJob | None:
+def progress_job(progress: ReplayProgress | None) -> StatementJob | None:
     """The progress marks not written yet, as the last job of a batch (None: none to write)."""
     marks = progress.unsaved() if progress is not None else []
     if progress is None or not marks:
@@ -267,15 +270,13 @@ def progress_job(progress: ReplayProgress | None) -> StoreJob | None:
         if outcome is Written.STORED:
             progress.saved(marks)
 
-    return StoreJob(lambda conn: conn.executemany(_UPSERT_PROGRESS, marks).close(), done=done)
+    return StatementJob([Stmt(_UPSERT_PROGRESS, marks, many=True)], done=done)
 
 
 WRITER_PRAGMAS = ("busy_timeout=10000", "journal_mode=WAL", "synchronous={sync}", "foreign_keys=ON")
 
 
-async def open_writer(
-    path: str | Path, synchronous: str, progress: ReplayProgress | None
-) -> GroupCommit[SqlJob]:
+async def open_writer(path: str | Path, synchronous: str, progress: ReplayProgress | None) -> Writer:
     """The single writer of a database file: its own connection, every batch one transaction."""
     pragmas = [p.format(sync=synchronous.upper()) for p in WRITER_PRAGMAS]
     try:
@@ -334,101 +335,152 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
     return found
 
 
-class _ActionJob:
+def _action_job(
+    guild: str,
+    row: tuple[object, ...],
+    *,
+    created: tuple[object, ...] | None,
+    snapshot: tuple[object, ...] | None,
+    archived: list[tuple[object, ...]],
+    noted: list[tuple[object, ...]],
+    parts: tuple[JoinedWrite, ...],
+    watch: AppendWatch | None,
+) -> StatementJob:
     """An appended action's rows, as one job of the group commit (see ``Store.append``)."""
+    statements: list[Stmt] = []
+    if created is not None:
+        statements.append(Stmt("INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)", created))
+    statements.append(Stmt(_INSERT_ACTION, row))
+    if snapshot is not None:
+        statements.append(Stmt(_UPSERT_SNAPSHOT, snapshot))
+    if archived:
+        statements.append(Stmt(_UPSERT_ARCHIVE, archived, many=True))
+    if noted:
+        statements.append(Stmt(_INSERT_MOD_LOG, noted, many=True))
 
-    __slots__ = ("_archived", "_created", "_noted", "_row", "_snapshot", "_watch", "key", "parts", "statement")
+    def done(outcome: Outcome) -> None:
+        if watch is not None:
+            watch.settled(outcome is Written.STORED)
 
-    def __init__(
-        self,
-        guild: str,
-        row: tuple[object, ...],
-        *,
-        created: tuple[str, str, str] | None,
-        snapshot: tuple[object, ...] | None,
-        archived: list[tuple[object, ...]],
-        noted: list[tuple[str, ...]],
-        parts: tuple[JoinedPart, ...],
-        watch: AppendWatch | None,
-    ) -> None:
-        self.key = guild
-        self._row = row
-        self._created = created
-        self._snapshot = snapshot
-        self._archived = archived
-        self._noted = noted
-        self.parts = parts
-        self._watch = watch
-        alone = created is None and snapshot is None and not archived and not noted and not parts
-        self.statement: tuple[str, Sequence[object]] | None = (_INSERT_ACTION, row) if alone else None
+    return StatementJob(
+        statements,
+        key=guild,
+        parts=parts,
+        logged=(_HAS_EVENT, (guild, row[2])),
+        done=done,
+        single=not parts,
+        event=str(row[2]),
+    )
 
-    def write(self, conn: sqlite3.Connection) -> None:
-        if self._created is not None:
-            conn.execute("INSERT INTO guilds (guild_id, seed, created_at) VALUES (?, ?, ?)", self._created)
-        conn.execute(_INSERT_ACTION, self._row)
-        if self._snapshot is not None:
-            conn.execute(_UPSERT_SNAPSHOT, self._snapshot)
-        if self._archived:
-            conn.executemany(_UPSERT_ARCHIVE, self._archived)
-        if self._noted:
-            conn.executemany(_INSERT_MOD_LOG, self._noted)
 
-    def logged(self, conn: sqlite3.Connection) -> bool:
-        return conn.execute(_HAS_EVENT, (self.key, self._row[2])).fetchone() is not None
+async def sqlite_refuse_newer(conn: aiosqlite.Connection, path: Path) -> None:
+    """Leave untouched a file migrated by a newer version (it may hold what this one cannot read)
+    and another program's database.
 
-    def settled(self, outcome: Outcome) -> None:
-        if outcome is Written.STORED:
-            for part in self.parts:
-                part.committed()
-        if self._watch is not None:
-            self._watch.settled(outcome is Written.STORED)
+    Only reads (the first one also tells a damaged file or another kind of file apart).
+    """
+    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+        tables = {str(row[0]) for row in await cur.fetchall()}
+    if "schema_migrations" not in tables:
+        if tables:
+            raise StoreOpenError(
+                path,
+                f"it is the SQLite database of another program (its tables: {', '.join(sorted(tables)[:5])})",
+                "Point the bot at its own database file, or at a new file name",
+            )
+        return
+    found = await _sqlite_version(conn)
+    known = len(migrations())
+    if found > known:
+        raise StoreOpenError(
+            path,
+            f"it was written by a newer version of the bot (schema version {found}; this version knows"
+            f" up to {known})",
+            "Run the newer version of the bot, or a backup of the file made for this one; the file was"
+            " left as it was",
+        )
+
+
+async def sqlite_migrate(conn: aiosqlite.Connection, path: Path) -> None:
+    """Apply every migration not yet applied, all in one transaction, forward only."""
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    current = await _sqlite_version(conn)
+    pending = [(n, sql) for n, sql in migrations() if n > current]
+    if not pending:
+        return
+    now = datetime.now(UTC).isoformat()
+    script = ["BEGIN IMMEDIATE;"]
+    for number, sql in pending:
+        script.append(sql)
+        script.append(f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{now}');")
+    script.append("COMMIT;")
+    try:
+        await conn.executescript("\n".join(script))
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":  # the migration's SQL, not the file
+            raise StoreOpenError(
+                path,
+                f"this version of the bot could not upgrade it to schema version {pending[-1][0]} ({exc})",
+                "The file was left as it was; please report this to the bot's maintainers",
+            ) from exc
+        raise
+
+
+async def _sqlite_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
 
 
 class Store:
-    """A connection for reads and the file's one writer (shared with ``TableStore``) for writes."""
+    """A connection for reads and the database's one writer (shared with ``TableStore``) for writes.
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, progress: ReplayProgress | None = None) -> None:
+    Opened on a SQLite file or a PostgreSQL database (``data.engine``): its SQL is the same on both.
+    """
+
+    def __init__(
+        self, conn: Db, path: str | Path | Target, progress: ReplayProgress | None = None
+    ) -> None:
         self._conn = conn
-        self.path = path
+        self.target = target(path)
+        self.engine = engine_for(self.target)
+        self.path = self.target.display
+        """The database for messages: the file, or the URL without its password."""
         self.progress = progress
         """Set by a replay on a lasting file: its progress is written with every commit (see ``ReplayProgress``)."""
-        self._writer: GroupCommit[SqlJob] | None = None
+        self._writer: Writer | None = None
 
     @property
-    def writer(self) -> GroupCommit[SqlJob]:
-        """The group commit every write of this file goes through."""
+    def reader(self) -> Db:
+        """The reading connection (committed rows only); ``data.transfer`` also opens its transaction on it."""
+        return self._conn
+
+    @property
+    def writer(self) -> Writer:
+        """The group commit every write of this database goes through."""
         if self._writer is None:
             raise RuntimeError("the store is not open")
         return self._writer
 
     @classmethod
     async def open(
-        cls, path: str | Path, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+        cls, path: str | Path | Target, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
     ) -> Store:
-        """Open the file, refusing one of a newer schema before anything is written, then migrate it.
+        """Open the database (a path, ``sqlite:///FILE`` or ``postgresql://...``), refusing one of a newer
+        schema before anything is written, then migrate it.
 
-        ``StoreOpenError`` when the file cannot be used; the connection is closed by then.
+        ``StoreOpenError`` when it cannot be used; every connection is closed by then.
         """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        conn = await connect(path, ("busy_timeout=5000",))
-        store = cls(conn, str(path), progress)
-        try:
-            await store._refuse_newer()
-            for pragma in ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON"):
-                async with conn.execute(f"PRAGMA {pragma}"):
-                    pass
-            await store._migrate()
-            # A write that changes nothing: SQLite quietly opens a file it may not write read-only,
-            # and that would otherwise show at the first action, not here.
-            await conn.execute("DELETE FROM schema_migrations WHERE 0")
-            store._writer = await open_writer(path, synchronous, progress)
-        except (sqlite3.Error, OSError) as exc:
-            await conn.close()
-            raise open_error(path, exc) from exc
-        except BaseException:
-            await conn.close()
-            raise
+        where = target(path)
+        conn, writer = await engine_for(where).open_round(where, synchronous, progress)
+        store = cls(conn, where, progress)
+        store._writer = writer
         return store
 
     async def close(self) -> None:
@@ -442,66 +494,7 @@ class Store:
     async def _write(self, *statements: tuple[str, Sequence[object]]) -> None:
         """Statements as one job, waited for until its transaction committed."""
 
-        def run(conn: sqlite3.Connection) -> None:
-            for sql, params in statements:
-                conn.execute(sql, params)
-
-        await self.writer.write(StoreJob(run))
-
-    async def _refuse_newer(self) -> None:
-        """Leave untouched a file migrated by a newer version (it may hold what this one cannot read)
-        and another program's database.
-
-        Only reads (the first one also tells a damaged file or another kind of file apart).
-        """
-        async with self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-            tables = {str(row[0]) for row in await cur.fetchall()}
-        if "schema_migrations" not in tables:
-            if tables:
-                raise StoreOpenError(
-                    self.path,
-                    f"it is the SQLite database of another program (its tables: {', '.join(sorted(tables)[:5])})",
-                    "Point the bot at its own database file, or at a new file name",
-                )
-            return
-        found = await self.schema_version()
-        known = len(migrations())
-        if found > known:
-            raise StoreOpenError(
-                self.path,
-                f"it was written by a newer version of the bot (schema version {found}; this version knows"
-                f" up to {known})",
-                "Run the newer version of the bot, or a backup of the file made for this one; the file was"
-                " left as it was",
-            )
-
-    async def _migrate(self) -> None:
-        """Apply every migration not yet applied, all in one transaction, forward only."""
-        await self._conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-        )
-        current = await self.schema_version()
-        pending = [(n, sql) for n, sql in migrations() if n > current]
-        if not pending:
-            return
-        now = datetime.now(UTC).isoformat()
-        script = ["BEGIN IMMEDIATE;"]
-        for number, sql in pending:
-            script.append(sql)
-            script.append(f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{now}');")
-        script.append("COMMIT;")
-        try:
-            await self._conn.executescript("\n".join(script))
-        except sqlite3.Error as exc:
-            if self._conn.in_transaction:
-                await self._conn.execute("ROLLBACK")
-            if getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":  # the migration's SQL, not the file
-                raise StoreOpenError(
-                    self.path,
-                    f"this version of the bot could not upgrade it to schema version {pending[-1][0]} ({exc})",
-                    "The file was left as it was; please report this to the bot's maintainers",
-                ) from exc
-            raise
+        await self.writer.write(StatementJob([Stmt(sql, params) for sql, params in statements]))
 
     async def schema_version(self) -> int:
         async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
@@ -587,7 +580,7 @@ class Store:
         (``data.group_commit.Superseded``).
         """
         at_text = at.isoformat()
-        job = _ActionJob(
+        job = _action_job(
             guild,
             (guild, seq, event_id, at_text, actor, kind, body, source_line),
             created=(guild, seed, at_text) if seed is not None else None,

@@ -1,4 +1,5 @@
-"""SQLite persistence of thread game tables (migration 0003): each table's state and its action log.
+"""Persistence of thread game tables (migration 0003): each table's state and its action log, on
+SQLite or PostgreSQL (``data.engine``).
 
 Every action is one job of the group commit (``data.group_commit``): the log row and the table's new
 state are written together or not at all, and ``commit`` returns once their transaction committed.
@@ -15,17 +16,14 @@ have their own connection, which sees only what is committed.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-import aiosqlite
-
-from data.group_commit import GroupCommit, Written
-from data.sqlite_writer import SqlJob, StoreJob
-from data.store import JoinedWrite, ReplayProgress, Store, connect, open_writer
+from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
+from data.group_commit import Written
+from data.store import JoinedWrite, ReplayProgress, Store
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
 _OPEN_STATUSES = ("lobby", "playing")
@@ -58,7 +56,7 @@ class TableLogEntry:
     source_line: int | None = None
 
 
-def _table(row: sqlite3.Row | tuple[object, ...]) -> StoredTable:
+def _table(row: Sequence[object]) -> StoredTable:
     guild, name, game, number, thread, status, seed, seq, body, opened, updated = tuple(row)
     return StoredTable(
         guild=str(guild),
@@ -93,15 +91,16 @@ class TableStore:
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
-        path: str,
+        conn: Db,
+        path: str | Path | Target,
         progress: ReplayProgress | None = None,
         *,
-        writer: GroupCommit[SqlJob],
+        writer: Writer,
         owns_writer: bool,
     ) -> None:
         self._conn = conn
-        self.path = path
+        self.target = target(path)
+        self.path = self.target.display
         self.progress = progress
         """A replay's progress, shared with the round's store: written with every commit of a table."""
         self._writer = writer
@@ -110,7 +109,7 @@ class TableStore:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        path: str | Path | Target,
         *,
         synchronous: str = "FULL",
         progress: ReplayProgress | None = None,
@@ -124,19 +123,20 @@ class TableStore:
         """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        where = target(path)
+        engine = engine_for(where)
         if store is None:
-            migrated = await Store.open(path, synchronous=synchronous)
+            migrated = await Store.open(where, synchronous=synchronous)
             await migrated.close()
-        pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
-        conn = await connect(path, pragmas)
+        conn = await engine.open_reader(where, synchronous)
         if store is not None:
-            return cls(conn, str(path), progress, writer=store.writer, owns_writer=False)
+            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
         try:
-            writer = await open_writer(path, synchronous, progress)
+            writer = await engine.open_writer(where, synchronous, progress)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, str(path), progress, writer=writer, owns_writer=True)
+        return cls(conn, where, progress, writer=writer, owns_writer=True)
 
     async def close(self) -> None:
         try:
@@ -249,24 +249,21 @@ class TableStore:
         state = (guild, name, game, number, status, seed, seq, body, opened_at.isoformat(), now)
         logged = (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line)
 
-        def run(conn: sqlite3.Connection) -> None:
-            conn.execute(_UPSERT_TABLE, state)
-            conn.execute(_INSERT_TABLE_ACTION, logged)
-
-        def known(conn: sqlite3.Connection) -> bool:
-            return conn.execute(_HAS_EVENT, (guild, event_id)).fetchone() is not None
-
-        return await self._writer.write(StoreJob(run, parts=tuple(joined), logged=known)) is Written.STORED
+        job = StatementJob(
+            [Stmt(_UPSERT_TABLE, state), Stmt(_INSERT_TABLE_ACTION, logged)],
+            parts=tuple(joined),
+            logged=(_HAS_EVENT, (guild, event_id)),
+        )
+        return await self._writer.write(job) is Written.STORED
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:
         """Record the Discord thread of a table; False when there is no such table."""
         changed: list[int] = []
 
-        def run(conn: sqlite3.Connection) -> None:
-            cur = conn.execute(
-                "UPDATE game_tables SET thread_id = ? WHERE guild_id = ? AND name = ?", (thread_id, guild, name)
-            )
-            changed.append(cur.rowcount)
-
-        await self._writer.write(StoreJob(run))
+        update = Stmt(
+            "UPDATE game_tables SET thread_id = ? WHERE guild_id = ? AND name = ?",
+            (thread_id, guild, name),
+            check=changed.append,
+        )
+        await self._writer.write(StatementJob([update]))
         return bool(changed) and changed[-1] > 0

@@ -8,7 +8,7 @@ scheduled work, or let the next command run it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +20,7 @@ import pytest
 from bot.app import NomicBot, create_bot
 from bot.settings import Settings
 from scheduler.clock import VirtualClock
+from tests.engines import ENGINES, Databases, databases, postgres_databases
 
 FRIDAY_NOON = datetime(2026, 12, 4, 12, tzinfo=UTC)
 ROLE_NAMES = ("game-actions", "auctions", "proposals", "judge-elections")
@@ -111,3 +112,22 @@ async def discord_server(simcord_env: Any, simcord_bot: NomicBot, bot_clock: Vir
     server = Server(env, simcord_bot, bot_clock, guild, channels, mod, *members)
     yield server
     await server.bot.release()
+
+
+@pytest.fixture(params=ENGINES)
+def dbs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databases]:
+    """Fresh databases on each engine (SQLite; PostgreSQL when TEST_DATABASE_URL names a server)."""
+    yield from databases(request, tmp_path)
+
+
+@pytest.fixture
+def pg_dbs(tmp_path: Path) -> Iterator[Databases]:
+    """Fresh PostgreSQL databases, for the cases only PostgreSQL has (skipped without a server)."""
+    with postgres_databases(tmp_path) as found:
+        yield found
+
+
+@pytest.fixture
+def db_url(dbs: Databases) -> str:
+    """One fresh database on each engine: a file path, or a PostgreSQL URL."""
+    return dbs.new()

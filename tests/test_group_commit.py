@@ -520,7 +520,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
         global transactions
         transactions += 1
         if transactions > 40 and len(jobs) >= 4:
-            self._conn = Dying(self._conn, [job._row[2] for job in jobs if hasattr(job, "_row")])
+            self._conn = Dying(self._conn, [job.event for job in jobs if getattr(job, "event", None)])
         return original(self, jobs, careful=careful)
 
     SqliteWriter._transaction = killing

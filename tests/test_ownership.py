@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot.settings import Settings
 from bot.shards import ShardPlan, parse_shard_ids, shard_of
 from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, lock_key, open_ownership
-from tests.pg_support import pg_url  # noqa: F401 - the fixture
+from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -81,9 +81,9 @@ async def test_local_ownership_holds_every_guild() -> None:
     assert await local.check()
 
 
-async def test_one_process_holds_a_guild_until_it_releases_it(pg_url: str) -> None:  # noqa: F811
-    first = await PgOwnership.open(pg_url)
-    second = await PgOwnership.open(pg_url)
+async def test_one_process_holds_a_guild_until_it_releases_it(pg_db: str) -> None:  # noqa: F811
+    first = await PgOwnership.open(pg_db)
+    second = await PgOwnership.open(pg_db)
     try:
         await first.ensure("g-release")
         assert await first.acquire("g-release")  # asked again: still held, not locked twice
@@ -101,17 +101,17 @@ async def test_one_process_holds_a_guild_until_it_releases_it(pg_url: str) -> No
 
 
 async def test_a_dead_lock_connection_loses_every_guild_and_another_process_takes_them(
-    pg_url: str,  # noqa: F811
+    pg_db: str,  # noqa: F811
 ) -> None:
-    first = await PgOwnership.open(pg_url)
-    second = await PgOwnership.open(pg_url)
+    first = await PgOwnership.open(pg_db)
+    second = await PgOwnership.open(pg_db)
     lost: list[list[str]] = []
     first.on_lost(lost.append)
     try:
         await first.ensure("g-a")
         await first.ensure("g-b")
         pid = await first._conn.fetchval("SELECT pg_backend_pid()")
-        admin = await asyncpg.connect(pg_url)
+        admin = await asyncpg.connect(pg_db)
         try:
             await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
         finally:
@@ -134,9 +134,9 @@ async def test_a_dead_lock_connection_loses_every_guild_and_another_process_take
         await second.close()
 
 
-async def test_closing_releases_every_guild(pg_url: str) -> None:  # noqa: F811
-    first = await PgOwnership.open(pg_url)
-    second = await PgOwnership.open(pg_url)
+async def test_closing_releases_every_guild(pg_db: str) -> None:  # noqa: F811
+    first = await PgOwnership.open(pg_db)
+    second = await PgOwnership.open(pg_db)
     try:
         await first.ensure("g-close")
         await first.close()

@@ -17,7 +17,6 @@ import io
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -32,6 +31,7 @@ import pytest
 from bot.sim.replay import read_scenario, replay
 from data.store import Store
 from data.table_store import TableStore
+from tests.engines import Databases, postgres_databases, rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -144,24 +144,22 @@ def faults(survive: int | None = None, *, db: Path | None = None, images: Path |
         patch.undo()
 
 
-def _rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """The durable record of what happened: both action logs, row by row."""
-    conn = sqlite3.connect(db)
-    try:
-        return {
-            "actions": conn.execute(
-                "SELECT guild_id, seq, event_id, at, actor, kind, body, source_line FROM actions ORDER BY guild_id, seq"
-            ).fetchall(),
-            "table_actions": conn.execute(
-                "SELECT guild_id, table_name, seq, event_id, at, actor, kind, body, source_line FROM table_actions"
-                " ORDER BY guild_id, table_name, seq"
-            ).fetchall(),
-        }
-    finally:
-        conn.close()
+def _rows(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
+    """The durable record of what happened: both action logs, row by row (on either engine)."""
+    return {
+        "actions": rows(
+            str(db),
+            "SELECT guild_id, seq, event_id, at, actor, kind, body, source_line FROM actions ORDER BY guild_id, seq",
+        ),
+        "table_actions": rows(
+            str(db),
+            "SELECT guild_id, table_name, seq, event_id, at, actor, kind, body, source_line FROM table_actions"
+            " ORDER BY guild_id, table_name, seq",
+        ),
+    }
 
 
-def _run(scenario: Path, db: Path) -> dict[str, Any]:
+def _run(scenario: Path, db: Path | str) -> dict[str, Any]:
     lines = read_scenario(scenario, io.StringIO())
     return asyncio.run(replay(lines, seed=SEED, db=db, until=UNTIL[scenario])).document
 
@@ -212,20 +210,42 @@ def test_killed_at_any_write_of_a_thread_game_resumes_exactly(tmp_path: Path) ->
     _sweep(TABLES, tmp_path)
 
 
-def test_a_refused_bid_stays_refused_after_a_kill_past_the_next_tick(tmp_path: Path) -> None:
+def test_killed_at_writes_of_a_week_resumes_exactly_on_postgresql(
+    tmp_path: Path, uninterrupted: dict[Path, tuple[dict[str, Any], dict[str, Any]]]
+) -> None:
+    """The sweep on PostgreSQL, whose database cannot be copied as a file: a run on a fresh database is
+    stopped before write k + 1 (every later write dies), then resumed on it, for every k."""
+    expected, expected_rows = uninterrupted[WEEK]
+    with faults() as counted:
+        _run(WEEK, tmp_path / "count.db")
+    total = counted.done
+    wrong: list[str] = []
+    with postgres_databases(tmp_path) as dbs:
+        for done in range(total + 1):
+            db = dbs.new(f"k{done}")
+            if done < total:
+                with faults(done), pytest.raises(Killed):
+                    _run(WEEK, db)
+            else:
+                _run(WEEK, db)
+            resumed = _run(WEEK, db)
+            differ = [key for key in expected if resumed.get(key) != expected[key]]
+            differ += [table for table, found in _rows(db).items() if found != expected_rows[table]]
+            if differ:
+                wrong.append(f"killed after write {done} ({counted.names[done - 1] if done else ''}): {differ}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_refused_bid_stays_refused_after_a_kill_past_the_next_tick(dbs: Databases) -> None:
     """The case the sweep found: alice's bid on Saturday is refused (no auction yet); killed once
     Sunday's phase change committed, the resumed run must not replay her bid against Sunday's state."""
-    whole = tmp_path / "whole.db"
+    whole = dbs.new("whole")
     expected = _run(WEEK, whole)
     sunday = datetime(2026, 12, 6, tzinfo=UTC).isoformat()
-    conn = sqlite3.connect(whole)
-    try:
-        before = conn.execute("SELECT COUNT(*) FROM actions WHERE at < ?", (sunday,)).fetchone()[0]
-        tick = conn.execute("SELECT seq FROM actions WHERE kind = 'tick' AND at = ?", (sunday,)).fetchone()
-    finally:
-        conn.close()
-    assert tick == (before + 1,), "Sunday's phase change is the write after the round's first lines"
-    db = tmp_path / "killed.db"
+    before = rows(whole, f"SELECT COUNT(*) FROM actions WHERE at < '{sunday}'")[0][0]
+    tick = rows(whole, f"SELECT seq FROM actions WHERE kind = 'tick' AND at = '{sunday}'")
+    assert tick == [(before + 1,)], "Sunday's phase change is the write after the round's first lines"
+    db = dbs.new("killed")
     with faults(before + 1), pytest.raises(Killed):
         _run(WEEK, db)
     resumed = _run(WEEK, db)
@@ -270,7 +290,7 @@ _KILLER = textwrap.dedent(
 """``python -m bot`` that kills itself (SIGKILL) right after the store's ``KILL_AFTER_WRITES``-th write."""
 
 
-def _replay_command(scenario: Path, db: Path, state: Path) -> list[str]:
+def _replay_command(scenario: Path, db: Path | str, state: Path) -> list[str]:
     until = UNTIL[scenario].isoformat().replace("+00:00", "Z")
     return ["replay", str(scenario), "--seed", SEED, "--db", str(db), "--state", str(state), "--until", until]
 
@@ -287,10 +307,15 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[
 
 @pytest.mark.parametrize(("scenario", "survive"), [(WEEK, 12), (TABLES, 15)])
 def test_sigkilled_replay_resumes_exactly(
-    tmp_path: Path, uninterrupted: dict[Path, tuple[dict[str, Any], dict[str, Any]]], scenario: Path, survive: int
+    tmp_path: Path,
+    dbs: Databases,
+    uninterrupted: dict[Path, tuple[dict[str, Any], dict[str, Any]]],
+    scenario: Path,
+    survive: int,
 ) -> None:
-    """Killed for real right after a write (week: 12 is Sunday's phase change), then the command again."""
-    db, state = tmp_path / "killed.db", tmp_path / "state.json"
+    """Killed for real right after a write (week: 12 is Sunday's phase change), then the command again,
+    on each engine."""
+    db, state = dbs.new("killed"), tmp_path / "state.json"
     writes = json.dumps({cls.__name__: names for cls, names in WRITES.items()})
     env = {**os.environ, "KILL_AFTER_WRITES": str(survive), "STORE_WRITES": writes}
     killed = subprocess.run(

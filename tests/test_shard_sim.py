@@ -1,9 +1,10 @@
 """Two bot processes, one store, the shards split between them: one is killed with SIGKILL in the
 middle of a busy week and the other takes its guilds over with nothing lost and nothing applied twice.
 
-The processes are ``python -m bot shard-sim`` (the bot without Discord, on a virtual clock); the
-guilds' locks are PostgreSQL advisory locks on a real server (tests/pg_support.py). Everything is
-asserted from the store afterwards, against the same script played by one process uninterrupted:
+The processes are ``python -m bot shard-sim`` (the bot without Discord, on a virtual clock); the store
+and the guilds' locks (advisory locks) are one real PostgreSQL database (tests/pg_support.py). Everything
+is asserted from the store afterwards, against the same script played by one process uninterrupted (on
+SQLite):
 every action a process acknowledged is in the log once, each guild's log (scheduled ticks included)
 is the uninterrupted run's, step for step, and so are the state documents.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -24,7 +24,9 @@ from typing import Any
 import pytest
 
 from bot.shards import shard_of
-from bot.sim.shards import Stores, documents
+from bot.sim.shards import documents
+from data.stores import open_stores
+from tests.engines import rows
 from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,18 +67,17 @@ def events(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def log_of(db: Path) -> dict[str, list[tuple[int, str, str]]]:
+def log_of(db: Path | str) -> dict[str, list[tuple[int, str, str]]]:
     """Each guild's action log: (seq, event id, kind) in order."""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT guild_id, seq, event_id, kind FROM actions ORDER BY guild_id, seq").fetchall()
     out: dict[str, list[tuple[int, str, str]]] = {}
-    for guild, seq, event, kind in rows:
+    query = "SELECT guild_id, seq, event_id, kind FROM actions ORDER BY guild_id, seq"
+    for guild, seq, event, kind in rows(str(db), query):
         out.setdefault(str(guild), []).append((int(seq), str(event), str(kind)))
     return out
 
 
-async def docs(db: Path, guilds: list[str]) -> dict[str, dict[str, Any]]:
-    stores = await Stores.open(str(db))
+async def docs(db: Path | str, guilds: list[str]) -> dict[str, dict[str, Any]]:
+    stores = await open_stores(db)
     try:
         return await documents(stores, guilds, datetime.fromisoformat(UTC_UNTIL))
     finally:
@@ -142,7 +143,7 @@ def kill(proc: subprocess.Popen[str]) -> list[dict[str, Any]]:
 
 
 async def assert_as_uninterrupted(
-    shared: Path, reference: Path, guilds: list[str], acked: list[dict[str, Any]]
+    shared: str, reference: Path, guilds: list[str], acked: list[dict[str, Any]]
 ) -> None:
     got, want = log_of(shared), log_of(reference)
     assert sorted(got) == sorted(guilds)
@@ -165,12 +166,11 @@ async def assert_as_uninterrupted(
 
 async def test_a_process_killed_mid_week_is_taken_over_with_nothing_lost_or_doubled(
     busy: tuple[Path, list[str], Path],
-    tmp_path: Path,
     pg_db: str,  # noqa: F811
 ) -> None:
     script, guilds, reference = busy
-    shared = tmp_path / "shared.db"
-    common = ("--script", str(script), "--db", str(shared), "--lock-db", pg_db, "--shard-count", "2", "--until", UNTIL)
+    shared = pg_db
+    common = ("--script", str(script), "--db", shared, "--shard-count", "2", "--until", UNTIL)
     first = spawn(*common, "--shard-ids", "0")
     seen = read_acks_until(first, 5)  # the first process holds its guilds before the second starts
     second = spawn(*common, "--shard-ids", "1", "--take-over")
@@ -192,14 +192,13 @@ async def test_a_process_killed_mid_week_is_taken_over_with_nothing_lost_or_doub
 
 async def test_a_guild_taken_over_catches_up_the_phase_change_it_missed_once(
     busy: tuple[Path, list[str], Path],
-    tmp_path: Path,
     pg_db: str,  # noqa: F811
 ) -> None:
     """The first process hangs on Wednesday (its guilds' Thursday settlement not applied) and is killed;
     the second applies each one's settlement once, through the start-up catch-up, before their next line."""
     script, guilds, reference = busy
-    shared = tmp_path / "shared.db"
-    common = ("--script", str(script), "--db", str(shared), "--lock-db", pg_db, "--shard-count", "2", "--until", UNTIL)
+    shared = pg_db
+    common = ("--script", str(script), "--db", shared, "--shard-count", "2", "--until", UNTIL)
     first = spawn(*common, "--shard-ids", "0", "--stop-at", "2026-12-09T12:00:00Z")
     mine = [g for g in guilds if shard_of(g, 2) == 0]
     seen = read_until_finished(first, len(mine), "holding")  # then it hangs, holding its locks
@@ -229,14 +228,12 @@ async def test_a_guild_taken_over_catches_up_the_phase_change_it_missed_once(
     await assert_as_uninterrupted(shared, reference, guilds, seen + reports)
 
 
-def test_a_process_without_take_over_leaves_guilds_held_elsewhere_alone(
+async def test_a_process_without_take_over_leaves_guilds_held_elsewhere_alone(
     busy: tuple[Path, list[str], Path],
-    tmp_path: Path,
-    pg_url: str,  # noqa: F811
+    pg_db: str,  # noqa: F811
 ) -> None:
     script, guilds, _ = busy
-    shared = tmp_path / "shared.db"
-    common = ("--script", str(script), "--db", str(shared), "--lock-db", pg_url, "--shard-count", "2")
+    common = ("--script", str(script), "--db", pg_db, "--shard-count", "2")
     first = spawn(*common, "--shard-ids", "0", "--stop-at", "2026-12-06T00:00:00Z")
     read_until_finished(first, len([g for g in guilds if shard_of(g, 2) == 0]), "holding")
     try:

@@ -25,6 +25,7 @@ from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
 from bot.web.desk import WebDesk
 from data.library_store import LibraryStore
 from data.store import ReplayProgress, Store
+from data.stores import open_stores
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
@@ -79,10 +80,11 @@ async def replay(
     lines: list[tuple[int, Line]],
     *,
     seed: str | None = None,
-    db: Path | None = None,
+    db: str | Path | None = None,
     until: datetime | None = None,
 ) -> ReplayResult:
-    """Run the lines against a store (a temporary one unless ``db`` is given).
+    """Run the lines against a store (a temporary SQLite file unless ``db`` is given: a path,
+    ``sqlite:///FILE`` or ``postgresql://...``).
 
     Only a ``db`` that outlives the run records how far it got (``ReplayProgress``): a temporary
     store is never resumed, so its commits carry nothing extra.
@@ -90,19 +92,13 @@ async def replay(
     with tempfile.TemporaryDirectory(prefix="nomic-replay-") as tmp:
         path = db if db is not None else Path(tmp) / "replay.db"
         progress = ReplayProgress() if db is not None else None
-        store = await Store.open(path, progress=progress)
+        stores = await open_stores(path, progress=progress)
         try:
-            tables = await TableStore.open(path, progress=progress, store=store)
-            try:
-                cards = await LibraryStore.open(path, progress=progress)
-                try:
-                    return await _run(store, lines, seed=seed, until=until, table_store=tables, library_store=cards)
-                finally:
-                    await cards.close()
-            finally:
-                await tables.close()
+            return await _run(
+                stores.round, lines, seed=seed, until=until, table_store=stores.tables, library_store=stores.cards
+            )
         finally:
-            await store.close()
+            await stores.close()
 
 
 async def resume_after(
@@ -167,7 +163,7 @@ def replay_file(
     scenario: Path,
     *,
     seed: str | None = None,
-    db: Path | None = None,
+    db: str | Path | None = None,
     until: datetime | None = None,
     state_out: Path | None = None,
     transcript_out: Path | None = None,

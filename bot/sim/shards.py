@@ -38,10 +38,10 @@ from bot.shards import ShardPlan, shard_of
 from bot.sim.statedoc import guild_document
 from bot.sim.world import Line, MessageLine, World, describe_error, iso, read_line
 from bot.web.desk import WebDesk
-from data.library_store import LibraryStore
-from data.ownership import GuildOwnership, OwnedElsewhereError, is_postgres, open_ownership
-from data.store import ReplayProgress, Store
-from data.table_store import TableStore
+from data.engine import Target
+from data.ownership import GuildOwnership, OwnedElsewhereError, open_ownership
+from data.store import ReplayProgress
+from data.stores import Stores, open_stores
 from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
 from games.tables.service import TableService
@@ -83,47 +83,16 @@ def read_script(path: Path, errors: IO[str]) -> Script:
     return script
 
 
-@dataclass
-class Stores:
-    """The three stores of one database, with the replay's progress marks (a guild's resume point)."""
-
-    store: Store
-    tables: TableStore
-    library: LibraryStore
-
-    @classmethod
-    async def open(cls, db: str) -> Stores:
-        progress = ReplayProgress()
-        store = await Store.open(Path(db), progress=progress)
-        try:
-            tables = await TableStore.open(Path(db), progress=progress, store=store)
-            try:
-                library = await LibraryStore.open(Path(db), progress=progress)
-            except BaseException:
-                await tables.close()
-                raise
-        except BaseException:
-            await store.close()
-            raise
-        return cls(store, tables, library)
-
-    async def close(self) -> None:
-        try:
-            await self.library.close()
-            await self.tables.close()
-        finally:
-            await self.store.close()
-
-    async def resume_point(self, guild: str) -> int | None:
-        """The last line of the guild finished in this store (None: none yet); as ``replay --db`` resumes."""
-        done = [
-            await self.store.finished_line(guild),
-            await self.store.last_source_line(guild),
-            await self.tables.last_source_line(guild),
-            await self.library.last_source_line(guild),
-        ]
-        found = [line for line in done if line is not None]
-        return max(found) if found else None
+async def resume_point(stores: Stores, guild: str) -> int | None:
+    """The last line of the guild finished in this store (None: none yet); as ``replay --db`` resumes."""
+    done = [
+        await stores.round.finished_line(guild),
+        await stores.round.last_source_line(guild),
+        await stores.tables.last_source_line(guild),
+        await stores.cards.last_source_line(guild),
+    ]
+    found = [line for line in done if line is not None]
+    return max(found) if found else None
 
 
 @dataclass
@@ -144,8 +113,8 @@ class ShardSim:
 
     def __post_init__(self) -> None:
         tables = TableService(self.stores.tables, seed=self.seed)
-        library = LibraryService(self.stores.library)
-        self.router = Router(RoundService(self.stores.store), tables, library, WebDesk(self.stores.store, None))
+        library = LibraryService(self.stores.cards)
+        self.router = Router(RoundService(self.stores.round), tables, library, WebDesk(self.stores.round, None))
         self.ownership.on_lost(self._lost)
 
     def _lost(self, guilds: list[str]) -> None:
@@ -166,7 +135,7 @@ class ShardSim:
             *(self._guild(g, script[g], orphan=False) for g in mine),
             *(self._guild(g, script[g], orphan=True) for g in others),
         )
-        await self.stores.store.save_progress()
+        await self.stores.round.save_progress()
         await self.router.service.save_snapshots()
         self.out({"event": "done", "played": sorted(g for g, ok in zip([*mine, *others], results, strict=True) if ok)})
         return 0 if all(results) else EXIT_LOST
@@ -195,7 +164,7 @@ class ShardSim:
 
     async def _play(self, guild: str, lines: list[tuple[int, Line]], *, orphan: bool) -> None:
         world = World(self.router, seed=f"{self.seed}/{guild}", guild=guild)
-        done = await self.stores.resume_point(guild)
+        done = await resume_point(self.stores, guild)
         remaining = [(n, line) for n, line in lines if done is None or n > done]
         if done is not None:
             for number, line in lines[: done + 1]:
@@ -214,12 +183,12 @@ class ShardSim:
             log.info("guild %s: resumed after line %d; caught up %d scheduled works", guild, done, caught)
         for number, line in remaining:
             if self.stop_at is not None and line.at >= self.stop_at:
-                await self.stores.store.save_progress()
+                await self.stores.round.save_progress()
                 self.out({"event": "holding", "guild": guild, "line": number})
                 await asyncio.Event().wait()  # hang here, locks held, until the process is killed
             self._still_mine(guild)
             await world.feed(line, number=number)
-            self.stores.store.mark_finished(guild, number)
+            self.stores.round.mark_finished(guild, number)
             self._still_mine(guild)
             self.out({"event": "ack", "guild": guild, "line": number, "id": _event_of(line)})
         if self.until is not None and (self.stop_at is None or self.until < self.stop_at):
@@ -242,9 +211,9 @@ def _event_of(line: Line) -> str | None:
 
 async def documents(stores: Stores, guilds: list[str], now: datetime) -> dict[str, dict[str, Any]]:
     """The guilds' state documents read from a store (fresh services: nothing cached from a run)."""
-    service = RoundService(stores.store)
+    service = RoundService(stores.round)
     tables = TableService(stores.tables)
-    library = LibraryService(stores.library)
+    library = LibraryService(stores.cards)
     out: dict[str, dict[str, Any]] = {}
     for guild in guilds:
         played = await tables.all_tables(guild)
@@ -255,9 +224,8 @@ async def documents(stores: Stores, guilds: list[str], now: datetime) -> dict[st
 async def shard_sim(
     *,
     script: Path,
-    db: str,
+    db: Target,
     plan: ShardPlan,
-    lock_db: str | None = None,
     seed: str = "shards",
     until: datetime | None = None,
     take_over: bool = False,
@@ -267,18 +235,15 @@ async def shard_sim(
     errors: IO[str] = sys.stderr,
 ) -> int:
     """The command: read the script, open the store and the locks, play, report; the exit status."""
-    if is_postgres(db):
-        print("error: this build has no PostgreSQL store yet; give --db a SQLite file", file=errors)
-        return 2
     lines = read_script(script, errors)
 
     def tell(entry: dict[str, Any]) -> None:
         out.write(json.dumps(entry) + "\n")
         out.flush()
 
-    ownership = await open_ownership(lock_db if lock_db is not None else db)
+    ownership = await open_ownership(db.url if db.postgres else None)
     try:
-        stores = await Stores.open(db)
+        stores = await open_stores(db, progress=ReplayProgress())
         try:
             sim = ShardSim(
                 plan, stores, ownership, seed=seed, until=until, take_over=take_over, stop_at=stop_at, out=tell
@@ -289,7 +254,7 @@ async def shard_sim(
                     plan.shard_ids,
                     plan.count,
                     ownership,
-                    writer=lambda: stores.store.writer,
+                    writer=lambda: stores.round.writer,
                     healthy=lambda: not sim.lost,
                 )
                 server = await HealthServer.start(source, *health)

@@ -17,6 +17,7 @@ from typing import IO
 from bot.web.desk import guild_url
 from bot.web.server import WebServer
 from bot.web.site import ChannelOf, GuildNames, Site
+from data.engine import Target
 from data.read_store import ReadStore
 from games.nomic.service import RoundService
 
@@ -31,7 +32,7 @@ class WebRecord:
     @classmethod
     async def start(
         cls,
-        path: str | Path,
+        path: str | Path | Target,
         service: RoundService | None,
         host: str,
         port: int,
@@ -69,7 +70,7 @@ class WebRecord:
 
 
 async def serve_file(
-    db: Path,
+    db: Path | Target,
     host: str,
     port: int,
     *,

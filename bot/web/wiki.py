@@ -17,6 +17,7 @@ from typing import IO, Any
 from bot.web import pages
 from bot.web.render import card, stamp
 from bot.web.site import NotFound, Site
+from data.engine import Target
 from data.read_store import ReadStore
 from games.nomic.service import RoundService
 
@@ -121,7 +122,9 @@ def export(guild: pages.GuildHead, parts: dict[str, pages.Page], at: datetime) -
     return "\n".join(out) + "\n"
 
 
-async def export_guild(db: Path, guild: str, *, out: IO[str] = sys.stdout, errors: IO[str] = sys.stderr) -> int:
+async def export_guild(
+    db: Path | Target, guild: str, *, out: IO[str] = sys.stdout, errors: IO[str] = sys.stderr
+) -> int:
     """Write the guild's export; 2 when the database holds no such guild."""
     read = await ReadStore.open(db)
     try:

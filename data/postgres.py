@@ -1,0 +1,364 @@
+"""PostgreSQL's side of the stores (asyncpg): a connection that speaks the stores' SQL, and the writer.
+
+The stores write their SQL once, with ``?`` placeholders, and read through an object with the
+subset of ``aiosqlite.Connection`` they use (``execute`` awaited or as ``async with``, the cursor's
+``fetchone``, ``fetchall`` and ``rowcount``, ``executemany``). ``PgConn`` gives them that over an
+asyncpg pool (reads, a library's transaction) or over one connection (the writer's transaction),
+turning ``?`` into ``$1, $2, ...``: the only difference of dialect the stores' statements have.
+
+``PgWriter`` is the group commit's engine (``data.group_commit.BatchConnection``) on PostgreSQL: a
+connection of its own, one transaction per batch, answered only after ``COMMIT`` returned. As with
+SQLite, the batch is written straight first; when one job fails (a redelivered event's duplicate
+key, a joined store's conflict) it is rolled back and written again with a savepoint around each
+job, so only that job (and the later jobs of its key) stays out. A batch whose transaction fails
+(the server went away, the disk is full) fails every job in it; the next batch reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import re
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache, partial
+from types import TracebackType
+from typing import Any, Protocol, TypeVar
+
+import asyncpg
+
+from data.group_commit import Done, Outcome, Superseded, Written
+
+T = TypeVar("T")
+_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b|\bRETURNING\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def to_postgres(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$n`` (none of the stores' statements has one in a literal)."""
+    out: list[str] = []
+    number = 0
+    quote: str | None = None
+    for char in sql:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _rowcount(status: str) -> int:
+    """Rows a statement touched, from its status (``INSERT 0 1``, ``UPDATE 2``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+def is_integrity_error(exc: BaseException) -> bool:
+    """A constraint the row broke (a duplicate key, a missing parent): the job's fault, not the server's."""
+    return isinstance(exc, asyncpg.IntegrityConstraintViolationError)
+
+
+class PgCursor:
+    """A finished statement as aiosqlite's cursor shows it."""
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+        self.lastrowid = None
+
+    async def fetchone(self) -> Any:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list[Any]:
+        rest, self._next = self._rows[self._next :], len(self._rows)
+        return rest
+
+    async def close(self) -> None:
+        return None
+
+
+class _Statement:
+    """``await conn.execute(...)`` or ``async with conn.execute(...) as cursor``."""
+
+    def __init__(self, run: Callable[[], Awaitable[PgCursor]]) -> None:
+        self._run = run
+
+    def __await__(self) -> Any:
+        return self._run().__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._run()
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None
+
+
+class _Executor(Protocol):
+    async def fetch(self, query: str, *args: Any) -> list[Any]: ...
+    async def execute(self, query: str, *args: Any) -> str: ...
+    async def executemany(self, command: str, args: Iterable[Sequence[Any]]) -> None: ...
+
+
+class PgConn:
+    """The stores' connection on PostgreSQL: a pool (reads, own transactions) or one connection."""
+
+    in_transaction = False
+
+    def __init__(self, target: asyncpg.Pool | asyncpg.Connection, *, owned: bool = True) -> None:
+        self._target = target
+        self._owned = owned
+
+    @property
+    def pool(self) -> asyncpg.Pool | None:
+        return self._target if isinstance(self._target, asyncpg.Pool) else None
+
+    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> _Statement:
+        return _Statement(partial(self._run, sql, tuple(parameters)))
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]]) -> _Statement:
+        return _Statement(partial(self._many, sql, [tuple(p) for p in parameters]))
+
+    async def _run(self, sql: str, params: tuple[Any, ...]) -> PgCursor:
+        query = to_postgres(sql)
+        target: _Executor = self._target
+        if _RETURNS_ROWS.search(sql):
+            rows = await target.fetch(query, *params)
+            return PgCursor(list(rows), len(rows))
+        status = await target.execute(query, *params)
+        return PgCursor([], _rowcount(status))
+
+    async def _many(self, sql: str, params: list[tuple[Any, ...]]) -> PgCursor:
+        if params:
+            target: _Executor = self._target
+            await target.executemany(to_postgres(sql), params)
+        return PgCursor([], len(params))
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgConn]:
+        """One transaction on one connection of the pool, committed when the block ends without error."""
+        if isinstance(self._target, asyncpg.Pool):
+            async with self._target.acquire() as conn, conn.transaction():
+                yield PgConn(conn, owned=False)
+            return
+        async with self._target.transaction():
+            yield self
+
+    async def close(self) -> None:
+        if self._owned:
+            await self._target.close()
+
+
+class PgJob(Protocol):
+    """A write the PostgreSQL writer can carry out (``data.engine.StatementJob`` is one)."""
+
+    @property
+    def key(self) -> Hashable | None: ...
+
+    @property
+    def parts(self) -> Sequence[Any]:
+        """Other stores' writes (``JoinedPart``), after the job's own, with the transaction's ``PgConn``."""
+
+    @property
+    def statement(self) -> tuple[str, Sequence[Any]] | None: ...
+
+    @property
+    def statements(self) -> Sequence[Any]:
+        """The job's statements (``data.engine.Stmt``), for the straight pass to send in runs."""
+
+    async def write_async(self, conn: PgConn) -> None: ...
+
+    async def logged_async(self, conn: PgConn) -> bool: ...
+
+    def settled(self, outcome: Outcome) -> None: ...
+
+
+class _Redo(Exception):  # noqa: N818 - control flow inside the writer
+    """A job failed in the straight pass: write the batch again, each job in a savepoint."""
+
+
+def _job_error(exc: BaseException) -> bool:
+    """One job's failure (its duplicate key, a joined store's conflict), not the transaction's."""
+    if is_integrity_error(exc):
+        return True
+    return isinstance(exc, Exception) and not isinstance(
+        exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
+    )
+
+
+class PgWriter:
+    """The batches' connection to one database (``BatchConnection`` for ``GroupCommit``).
+
+    The connection lives on an event loop of its own, on a thread of its own (as SQLite's writer has
+    its thread): a batch's round trips to the server (BEGIN, the rows, COMMIT) follow each other at
+    once instead of each waiting for a turn of the bot's busy loop, and the bot's loop hears of the
+    batch once, when it is over. Joined parts (``JoinedPart.write``) run there too: they only await
+    the ``PgConn`` they are given.
+    """
+
+    def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]]) -> None:
+        self._connect = connect
+        self._conn: asyncpg.Connection | None = None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="postgres-writer", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    async def open(cls, connect: Callable[[], Awaitable[asyncpg.Connection]]) -> PgWriter:
+        writer = cls(connect)
+        try:
+            await writer.call(lambda _: asyncio.sleep(0), connect=True)
+        except BaseException:
+            await writer.close()
+            raise
+        return writer
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self._conn is None or self._conn.is_closed():
+            self._conn = await self._connect()
+        return self._conn
+
+    async def call(self, fn: Callable[[asyncpg.Connection], Awaitable[T]], *, connect: bool = True) -> T:
+        """``fn(connection)`` on the writer's loop (tests, set-up); the writer must be idle."""
+
+        async def run() -> T:
+            conn = await self._connection() if connect else self._conn
+            return await fn(conn)
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), self._loop))
+
+    async def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(conn.close(), self._loop))
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        await asyncio.to_thread(self._thread.join, 10)
+        self._loop.close()
+
+    def start(self, jobs: Sequence[PgJob], done: Done) -> None:
+        """Begin the batch's transaction (see ``BatchConnection.start``) on the writer's loop."""
+        home = asyncio.get_running_loop()
+        future = asyncio.run_coroutine_threadsafe(self._batch(jobs), self._loop)
+        future.add_done_callback(lambda f: home.call_soon_threadsafe(self._finished, done, f))
+
+    @staticmethod
+    def _finished(done: Done, future: concurrent.futures.Future[list[Outcome]]) -> None:
+        if future.cancelled():
+            done(RuntimeError("the store's writer was stopped"))
+        else:
+            done(future.exception() or future.result())
+
+    async def _batch(self, jobs: Sequence[PgJob]) -> list[Outcome]:
+        conn = await self._connection()
+        tx = PgConn(conn, owned=False)
+        if len(jobs) == 1 and jobs[0].statement is not None and not jobs[0].parts:
+            job = jobs[0]
+            sql, params = job.statement  # type: ignore[misc]
+            try:
+                await tx.execute(sql, params)  # a statement alone is its own transaction
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                return [Written.DUPLICATE if await job.logged_async(tx) else exc]
+            return [Written.STORED]
+        try:
+            return await self._transaction(conn, tx, jobs, careful=False)
+        except _Redo:
+            return await self._transaction(conn, tx, jobs, careful=True)
+
+    @staticmethod
+    async def _write(job: PgJob, tx: PgConn) -> None:
+        await job.write_async(tx)
+        for part in job.parts:
+            await part.write(tx)
+
+    async def _transaction(
+        self, conn: asyncpg.Connection, tx: PgConn, jobs: Sequence[PgJob], *, careful: bool
+    ) -> list[Outcome]:
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            if careful:
+                outcomes: list[Outcome] = []
+                broken: set[Hashable] = set()
+                for job in jobs:
+                    if job.key is not None and job.key in broken:
+                        outcomes.append(Superseded())
+                        continue
+                    outcome = await self._isolated(conn, tx, job)
+                    if outcome is not Written.STORED and job.key is not None:
+                        broken.add(job.key)
+                    outcomes.append(outcome)
+            else:
+                try:
+                    await self._straight(jobs, tx)
+                except Exception as exc:
+                    if _job_error(exc):
+                        raise _Redo from exc
+                    raise
+                outcomes = [Written.STORED] * len(jobs)
+        except BaseException:
+            if not conn.is_closed():
+                await transaction.rollback()
+            raise
+        await transaction.commit()
+        return outcomes
+
+    @staticmethod
+    async def _straight(jobs: Sequence[PgJob], tx: PgConn) -> None:
+        """Every job's statements in order, a run of one statement over consecutive rows sent as one
+        ``executemany`` (one round trip where each row would cost one): a batch of 50 bids is one."""
+        run_sql: str | None = None
+        run: list[Sequence[Any]] = []
+
+        async def flush() -> None:
+            nonlocal run_sql
+            if run_sql is not None:
+                if len(run) == 1:
+                    await tx.execute(run_sql, run[0])
+                else:
+                    await tx.executemany(run_sql, run)
+            run_sql = None
+            run.clear()
+
+        for job in jobs:
+            for stmt in job.statements:
+                if stmt.check is not None:
+                    await flush()
+                    cursor = await tx.execute(stmt.sql, stmt.params)
+                    stmt.check(cursor.rowcount)
+                    continue
+                rows = list(stmt.params) if stmt.many else [stmt.params]
+                if stmt.sql != run_sql:
+                    await flush()
+                    run_sql = stmt.sql
+                run.extend(rows)
+            if job.parts:
+                await flush()
+                for part in job.parts:
+                    await part.write(tx)
+        await flush()
+
+    async def _isolated(self, conn: asyncpg.Connection, tx: PgConn, job: PgJob) -> Outcome:
+        try:
+            async with conn.transaction():  # a savepoint: a failed job leaves nothing of itself
+                await self._write(job, tx)
+        except Exception as exc:
+            if not _job_error(exc):
+                raise
+            if is_integrity_error(exc) and await job.logged_async(tx):
+                return Written.DUPLICATE
+            return exc
+        return Written.STORED

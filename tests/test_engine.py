@@ -1,0 +1,125 @@
+"""Which database a URL names, and that its password never shows: in messages, logs or settings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings
+from data.engine import redact, target
+from data.postgres import to_postgres
+from data.store import Store, StoreOpenError
+from tests.engines import Databases, rows
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("given", "path"),
+    [
+        ("nomic.db", Path("nomic.db")),
+        ("/var/lib/nomic-bot/nomic.db", Path("/var/lib/nomic-bot/nomic.db")),
+        ("sqlite:///nomic.db", Path("nomic.db")),
+        ("sqlite:////var/lib/nomic-bot/nomic.db", Path("/var/lib/nomic-bot/nomic.db")),
+    ],
+)
+def test_paths_and_sqlite_urls_name_a_sqlite_file(given: str, path: Path) -> None:
+    assert target(given).path == path
+
+
+def test_postgresql_urls_and_unknown_ones() -> None:
+    assert target("postgresql://u:p@h/db").postgres
+    assert target("postgres://h/db").postgres
+    with pytest.raises(ValueError, match="unknown kind of database 'mysql'"):
+        target("mysql://h/db")
+    with pytest.raises(ValueError, match="names a file"):
+        target("sqlite://")
+
+
+def test_the_password_is_never_shown() -> None:
+    url = "postgresql://nomic:s3cret@db.example:5432/nomic?password=s3cret&search_path=bot"
+    assert "s3cret" not in redact(url)
+    assert "nomic:***@db.example:5432/nomic" in redact(url)
+    where = target(url)
+    assert "s3cret" not in str(where)
+    assert "s3cret" not in repr(where)
+    settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
+    assert settings.database.url == url
+    assert "s3cret" not in repr(settings)
+    assert "s3cret" not in str(settings.model_dump())
+
+
+def test_a_settings_url_of_no_known_engine_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="unknown kind of database"):
+        Settings(_env_file=None, database_url="mongodb://h/db")  # type: ignore[call-arg]
+    assert Settings(_env_file=None, database_url="").database == target("nomic.db")  # type: ignore[call-arg]
+
+
+def test_placeholders_become_postgresqls() -> None:
+    converted = to_postgres("SELECT a FROM t WHERE b = ? AND c IN (?, ?)")
+    assert converted == "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
+    assert to_postgres("SELECT '?' FROM t WHERE b = ?") == "SELECT '?' FROM t WHERE b = $1"
+
+
+def test_a_server_that_does_not_answer_is_one_line_without_the_password() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "export", "g", "--db", "postgresql://nomic:s3cret@127.0.0.1:1/nomic"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 3
+    err = done.stderr.decode()
+    assert "s3cret" not in err
+    assert err.count("\n") == 1
+    assert "no PostgreSQL server answers there" in err
+
+
+async def test_a_postgresql_database_of_a_newer_version_or_another_program_is_refused(pg_dbs: Databases) -> None:
+    """SQLite's cases are in tests/test_store_errors.py."""
+    dbs = pg_dbs
+    newer = dbs.new("newer")
+    store = await Store.open(newer)
+    await store.close()
+    rows(newer, "INSERT INTO schema_migrations (version, applied_at) VALUES (99, 'later')")
+    with pytest.raises(StoreOpenError, match="newer version of the bot"):
+        await Store.open(newer)
+    other = dbs.new("other")
+    rows(other, "CREATE TABLE invoices (id INT)")
+    with pytest.raises(StoreOpenError, match="another program's tables \\(invoices\\)"):
+        await Store.open(other)
+    assert rows(other, "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()") == [
+        ("invoices",)
+    ], "nothing was created there"
+
+
+async def test_the_web_records_view_reads_each_engine_and_can_never_write(dbs: Databases) -> None:
+    import asyncio
+
+    from bot.sim.replay import read_scenario, replay
+    from bot.sim.world import GUILD
+    from data.read_store import ReadStore
+
+    db = dbs.new("web")
+    scenario = ROOT / "tests" / "scenarios" / "web_season.jsonl"
+    await asyncio.to_thread(lambda: asyncio.run(replay(read_scenario(scenario, sys.stderr), seed="7", db=db)))
+    store = await Store.open(db)
+    try:
+        _, logged = await store.load(GUILD)
+        expected_guilds = await store.guilds()
+    finally:
+        await store.close()
+    read = await ReadStore.open(db)
+    try:
+        assert await read.guilds() == expected_guilds == [GUILD]
+        assert [row.seq for row in await read.log(GUILD)][-1] == (await read.latest(GUILD) or (0,))[0]
+        assert await read.web_mode(GUILD) == "on"
+        assert logged or await read.latest(GUILD)
+        with pytest.raises(Exception, match=r"(?i)read-only|readonly"):
+            await read._conn.execute("DELETE FROM actions WHERE guild_id = ?", (GUILD,))
+    finally:
+        await read.close()
