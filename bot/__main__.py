@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -317,11 +316,10 @@ def _command(args: argparse.Namespace) -> int:
             from bot.sim.console import console
 
             return asyncio.run(console(web=_console_web(settings)))
-        logging.basicConfig(
-            level=settings.log_level.upper(),
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-            stream=sys.stdout,
-        )
+        from bot.logs import configure
+
+        plan = settings.shard_plan()
+        configure(settings.log_level, settings.log_format, shards=list(plan.ids) if plan.ids is not None else None)
         from bot.app import run_bot
 
         return run_bot(settings)

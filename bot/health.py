@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -21,7 +21,6 @@ from typing import Any
 from aiohttp import web
 
 from data.group_commit import GroupCommit
-from data.ownership import GuildOwnership
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +36,10 @@ def _iso(at: datetime | None) -> str | None:
 class Health:
     """Where the figures come from; each part may be missing (before login, without a store)."""
 
-    shard_ids: tuple[int, ...]
-    shard_count: int | None
-    ownership: GuildOwnership
+    shards: Callable[[], tuple[Sequence[int], int | None]]
+    """The shard ids this process runs and the shard count (None: unsharded)."""
+    owned: Callable[[], Sequence[str]]
+    """The guilds this process holds (``GuildOwnership.owned``)."""
     writer: Callable[[], GroupCommit[Any] | None] = lambda: None
     latencies: Latencies = list
     healthy: Callable[[], bool] = lambda: True
@@ -47,6 +47,7 @@ class Health:
 
     def report(self) -> dict[str, Any]:
         writer = self.writer()
+        ids, count = self.shards()
         latency = {
             str(shard): round(seconds * 1000, 1)
             for shard, seconds in self.latencies()
@@ -54,12 +55,12 @@ class Health:
         }
         return {
             "status": "ok" if self.healthy() else "lost",
-            "shards": {"ids": list(self.shard_ids), "count": self.shard_count},
+            "shards": {"ids": list(ids), "count": count},
             "gateway_latency_ms": latency,
             "last_commit": _iso(writer.last_commit) if writer is not None else None,
             "commit_queue": writer.waiting if writer is not None else 0,
             "commits": writer.batches if writer is not None else 0,
-            "guilds_owned": len(self.ownership.owned()),
+            "guilds_owned": len(self.owned()),
             "up_since": _iso(self.started),
         }
 

@@ -251,9 +251,8 @@ async def shard_sim(
             server = None
             if health is not None:
                 source = Health(
-                    plan.shard_ids,
-                    plan.count,
-                    ownership,
+                    lambda: (plan.shard_ids, plan.count),
+                    ownership.owned,
                     writer=lambda: stores.round.writer,
                     healthy=lambda: not sim.lost,
                 )
