@@ -128,6 +128,9 @@ class PgOwnership:
     async def _connection(self) -> Any:
         if self._conn is not None and not self._conn.is_closed():
             return self._conn
+        if self._conn is not None:  # closed without its listener having run yet: its locks are gone
+            self._conn = None
+            self._lose()
         import asyncpg
 
         conn = await asyncpg.connect(self._url, server_settings={"application_name": "nomic-bot ownership"})
@@ -153,10 +156,10 @@ class PgOwnership:
                 log.exception("a listener of lost guilds failed")
 
     async def acquire(self, guild: str) -> bool:
-        if guild in self._held:
+        if self.holds(guild):
             return True
         async with self._io:
-            if guild in self._held:
+            if self.holds(guild):
                 return True
             conn = await self._connection()
             # session-level locks nest: held guilds are never locked twice (one unlock must free them)
