@@ -13,7 +13,10 @@ from data.engine import Target, target
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )
+    """``hide_input_in_errors``: a value refused at start may be a secret (the token, a URL with a password)."""
 
     discord_token: SecretStr | None = Field(
         default=None, description="the bot's token; without it `make run` opens the console"

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from data.group_commit import GroupCommit, Outcome, Written
 
@@ -64,16 +63,26 @@ class Target:
 
 
 def redact(url: str) -> str:
-    """``url`` without a password (in its user part or as a ``password=`` parameter)."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        user, host = netloc.rsplit("@", 1)
-        if ":" in user:
-            user = user.split(":", 1)[0] + ":***"
-        netloc = f"{user}@{host}"
-    query = urlencode([(k, "***" if k.lower() == "password" else v) for k, v in parse_qsl(parts.query)], safe="/")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    """``url`` without a password (in its user part or as a ``password=`` parameter).
+
+    The user part ends at the last ``@``: a password pasted as it is may hold ``/ ? # @``, which a
+    URL parser would take for the start of the path, the query or the fragment and show."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    user = ""
+    if "@" in rest:
+        userinfo, rest = rest.rsplit("@", 1)
+        name, colon, _ = userinfo.partition(":")
+        user = f"{name}:***@" if colon else f"{userinfo}@"
+    head, question, query = rest.partition("?")
+    if question:
+        fields = []
+        for field in query.split("&"):
+            key, equals, _ = field.partition("=")
+            fields.append(f"{key}=***" if equals and key.strip().lower() == "password" else field)
+        query = "&".join(fields)
+    return f"{scheme}://{user}{head}{question}{query}"
 
 
 def target(where: str | Path | Target) -> Target:
@@ -168,6 +177,11 @@ class StatementJob:
             if stmt.check is not None:
                 stmt.check(cursor.rowcount)
 
+    @property
+    def traceable(self) -> bool:
+        """Whether ``logged`` can tell that the job's rows are there (it logs an event)."""
+        return self._logged is not None
+
     async def logged_async(self, conn: PgConn) -> bool:
         if self._logged is None:
             return False
@@ -212,7 +226,13 @@ class Engine(Protocol):
     def transaction(self, db: Db) -> AbstractAsyncContextManager[Db]:
         """A transaction of the store's own on ``db`` (committed when the block ends without error)."""
 
+    def reading(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        """Reads that all see one moment of the database, whatever commits meanwhile (an export)."""
+
     def is_integrity_error(self, exc: BaseException) -> bool: ...
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` lost the connection, so a commit's outcome is unknown (never on SQLite)."""
 
 
 def engine_for(where: Target) -> Engine:
@@ -303,8 +323,21 @@ class SqliteEngine:
             raise
         await db.execute("COMMIT")
 
+    @asynccontextmanager
+    async def reading(self, db: Db) -> AsyncIterator[Db]:
+        await db.execute("BEGIN")  # deferred: WAL gives its reads the moment of the first one
+        try:
+            yield db
+        finally:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+
     def is_integrity_error(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        del exc
+        return False
 
 
 def _lock_key(name: str) -> int:
@@ -326,8 +359,8 @@ class PostgresEngine:
 
         try:
             return await asyncpg.connect(where.url, timeout=15, server_settings=settings or None)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            raise _open_error(where, exc) from exc
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+            raise _open_error(where, exc) from None
 
     async def _pool(self, where: Target, **settings: str) -> Any:
         import asyncpg
@@ -336,8 +369,8 @@ class PostgresEngine:
             return await asyncpg.create_pool(
                 where.url, min_size=1, max_size=self.pool_size, timeout=15, server_settings=settings or None
             )
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            raise _open_error(where, exc) from exc
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+            raise _open_error(where, exc) from None
 
     async def migrate(self, where: Target) -> None:
         """Apply every migration not yet applied, all in one transaction, forward only, under a lock
@@ -424,10 +457,18 @@ class PostgresEngine:
     def transaction(self, db: Db) -> AbstractAsyncContextManager[Db]:
         return db.transaction()  # type: ignore[no-any-return]
 
+    def reading(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        return db.transaction(isolation="repeatable_read", readonly=True)  # type: ignore[no-any-return]
+
     def is_integrity_error(self, exc: BaseException) -> bool:
         from data.postgres import is_integrity_error
 
         return is_integrity_error(exc)
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        from data.postgres import connection_lost
+
+        return connection_lost(exc)
 
 
 _TABLES_SQL = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
@@ -440,6 +481,15 @@ def _open_error(where: Target, exc: BaseException) -> Exception:
     from data.store import StoreOpenError
 
     name = where.display
+    if isinstance(exc, ValueError) and not isinstance(exc, asyncpg.PostgresError):
+        # asyncpg could not read the URL; its words may quote a piece of the password
+        told = f" ({exc})" if redact(where.url) == where.url else ""
+        return StoreOpenError(
+            name,
+            f"its URL cannot be read{told}",
+            "Write it as postgresql://USER:PASSWORD@HOST:PORT/DATABASE, with @ : / ? # % in the password"
+            " written as %40 %3A %2F %3F %23 %25",
+        )
     if isinstance(exc, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
         return StoreOpenError(
             name, "the server refused the user name or password", "Check the user and password in DATABASE_URL"

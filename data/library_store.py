@@ -215,14 +215,29 @@ class LibraryStore:
                 await _write(conn, guild, changes, entry)
                 await write_progress(conn, marks)
         except Exception as exc:
-            if not self.engine.is_integrity_error(exc):
-                raise
-            if await self.has_event(guild, entry.event_id):
-                return False
-            raise LibraryConflictError("the card library changed since it was read") from None
+            if self.engine.connection_lost(exc):
+                # the commit's answer was lost: the server may have kept it (ask on another connection)
+                if not await self._logged_anyway(guild, entry.event_id):
+                    raise
+            else:
+                if not self.engine.is_integrity_error(exc):
+                    raise
+                if await self.has_event(guild, entry.event_id):
+                    return False
+                raise LibraryConflictError("the card library changed since it was read") from None
         if self.progress is not None:
             self.progress.saved(marks)
         return True
+
+    async def _logged_anyway(self, guild: str, event_id: str) -> bool:
+        """Whether an event whose commit lost its connection is durable all the same (False: unknown)."""
+        for _ in range(3):  # the pool may hand out other connections the same failure broke
+            try:
+                return await self.has_event(guild, event_id)
+            except Exception as exc:
+                if not self.engine.connection_lost(exc):
+                    raise
+        return False
 
     def joined(
         self,

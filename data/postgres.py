@@ -12,6 +12,14 @@ SQLite, the batch is written straight first; when one job fails (a redelivered e
 key, a joined store's conflict) it is rolled back and written again with a savepoint around each
 job, so only that job (and the later jobs of its key) stays out. A batch whose transaction fails
 (the server went away, the disk is full) fails every job in it; the next batch reconnects.
+
+When the connection is lost while ``COMMIT`` is on its way, the client cannot know whether the
+server committed. The writer then ends the old session for sure (``pg_terminate_backend``, so its
+transaction is over one way or the other) and asks on a new connection whether the batch's first
+logged event is there (the same (guild, event id) check a redelivery meets): there, the batch is
+durable and answered as written; absent, it failed as a whole. Answering "failed" for a batch that
+committed would leave the bot's cached state behind the log, and every later action of the guild
+would clash with the rows it does not know of.
 """
 
 from __future__ import annotations
@@ -147,13 +155,14 @@ class PgConn:
         return PgCursor([], len(params))
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConn]:
-        """One transaction on one connection of the pool, committed when the block ends without error."""
+    async def transaction(self, *, isolation: str | None = None, readonly: bool = False) -> AsyncIterator[PgConn]:
+        """One transaction on one connection of the pool, committed when the block ends without error
+        (``isolation="repeatable_read"``: every read of it sees the same moment)."""
         if isinstance(self._target, asyncpg.Pool):
-            async with self._target.acquire() as conn, conn.transaction():
+            async with self._target.acquire() as conn, conn.transaction(isolation=isolation, readonly=readonly):
                 yield PgConn(conn, owned=False)
             return
-        async with self._target.transaction():
+        async with self._target.transaction(isolation=isolation, readonly=readonly):
             yield self
 
     async def close(self) -> None:
@@ -182,6 +191,10 @@ class PgJob(Protocol):
 
     async def logged_async(self, conn: PgConn) -> bool: ...
 
+    @property
+    def traceable(self) -> bool:
+        """Whether ``logged_async`` can find the job's rows (it logs an event)."""
+
     def settled(self, outcome: Outcome) -> None: ...
 
 
@@ -189,9 +202,30 @@ class _Redo(Exception):  # noqa: N818 - control flow inside the writer
     """A job failed in the straight pass: write the batch again, each job in a savepoint."""
 
 
+class _CommitUnknown(Exception):  # noqa: N818 - control flow inside the writer
+    """The connection was lost while the batch's commit was on its way: it may be durable or not."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__("the connection was lost during COMMIT")
+        self.outcomes = outcomes
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown)."""
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return True
+    return isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
+
+
+def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
+    return conn.is_closed() or connection_lost(exc)
+
+
 def _job_error(exc: BaseException) -> bool:
-    """One job's failure (its duplicate key, a joined store's conflict), not the transaction's."""
-    if is_integrity_error(exc):
+    """One job's failure (its duplicate key, a joined store's conflict, a value the server or the
+    driver cannot take: a NUL character in a text, a number past 64 bits), not the transaction's.
+    As on SQLite, such a job stays out alone instead of failing every other guild's action with it."""
+    if is_integrity_error(exc) or isinstance(exc, asyncpg.DataError | ValueError):
         return True
     return isinstance(exc, Exception) and not isinstance(
         exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
@@ -211,6 +245,8 @@ class PgWriter:
     def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]]) -> None:
         self._connect = connect
         self._conn: asyncpg.Connection | None = None
+        self._session: tuple[int, Any] = (0, None)
+        """The server's process id and start time of the connection's session (to end it for sure)."""
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="postgres-writer", daemon=True)
         self._thread.start()
@@ -227,7 +263,13 @@ class PgWriter:
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
-            self._conn = await self._connect()
+            conn = await self._connect()
+            try:
+                started = await conn.fetchval("SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()")
+            except BaseException:
+                conn.terminate()
+                raise
+            self._conn, self._session = conn, (conn.get_server_pid(), started)
         return self._conn
 
     async def call(self, fn: Callable[[asyncpg.Connection], Awaitable[T]], *, connect: bool = True) -> T:
@@ -263,6 +305,15 @@ class PgWriter:
             done(future.exception() or future.result())
 
     async def _batch(self, jobs: Sequence[PgJob]) -> list[Outcome]:
+        try:
+            return await self._attempt(jobs)
+        except _CommitUnknown as unknown:
+            lost = unknown.__cause__ or unknown
+            if await self._committed(jobs, unknown.outcomes):
+                return unknown.outcomes
+            raise lost from None
+
+    async def _attempt(self, jobs: Sequence[PgJob]) -> list[Outcome]:
         conn = await self._connection()
         tx = PgConn(conn, owned=False)
         if len(jobs) == 1 and jobs[0].statement is not None and not jobs[0].parts:
@@ -272,11 +323,41 @@ class PgWriter:
                 await tx.execute(sql, params)  # a statement alone is its own transaction
             except asyncpg.IntegrityConstraintViolationError as exc:
                 return [Written.DUPLICATE if await job.logged_async(tx) else exc]
+            except Exception as exc:
+                if _connection_lost(exc, conn):
+                    raise _CommitUnknown([Written.STORED]) from exc
+                raise
             return [Written.STORED]
         try:
             return await self._transaction(conn, tx, jobs, careful=False)
         except _Redo:
             return await self._transaction(conn, tx, jobs, careful=True)
+
+    async def _committed(self, jobs: Sequence[PgJob], outcomes: list[Outcome]) -> bool:
+        """After a commit whose answer was lost: whether the batch is durable (False when that cannot
+        be told: no job of it logs an event, or the server cannot be reached)."""
+        probe = next(
+            (job for job, outcome in zip(jobs, outcomes, strict=True) if outcome is Written.STORED and job.traceable),
+            None,
+        )
+        old, (pid, started) = self._conn, self._session
+        self._conn = None
+        if old is not None and not old.is_closed():
+            old.terminate()
+        if probe is None:
+            return False
+        try:
+            conn = await self._connection()
+            # the old session may still be running (the network, not the server, failed): end it and
+            # wait until it is gone, so its transaction is committed or rolled back for good
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE pid = $1 AND backend_start = $2",
+                pid,
+                started,
+            )
+            return await probe.logged_async(PgConn(conn, owned=False))
+        except Exception:  # noqa: BLE001 - unreachable (a StoreOpenError from connecting, too): cannot tell
+            return False
 
     @staticmethod
     async def _write(job: PgJob, tx: PgConn) -> None:
@@ -313,7 +394,12 @@ class PgWriter:
             if not conn.is_closed():
                 await transaction.rollback()
             raise
-        await transaction.commit()
+        try:
+            await transaction.commit()
+        except Exception as exc:
+            if _connection_lost(exc, conn):
+                raise _CommitUnknown(outcomes) from exc
+            raise
         return outcomes
 
     @staticmethod

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from data.engine import Target, target
+from data.engine import Db, Target, target
 from data.store import Store
 
 FORMAT = "nomic-guild"
@@ -82,8 +82,8 @@ class GuildExistsError(TransferError):
     """The target already holds rows of the guild."""
 
 
-async def _rows(store: Store, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    async with store.reader.execute(sql, params) as cur:
+async def _rows(store: Store, sql: str, params: Sequence[Any] = (), *, conn: Db | None = None) -> list[tuple[Any, ...]]:
+    async with (conn if conn is not None else store.reader).execute(sql, params) as cur:
         return [tuple(r) for r in await cur.fetchall()]
 
 
@@ -91,13 +91,17 @@ async def export_guild(store: Store, guild: str) -> dict[str, Any]:
     """Every row of ``guild``, table by table (an empty table is listed with no rows)."""
     await store.writer.flush()
     tables: dict[str, Any] = {}
-    for table in GUILD_TABLES:
-        found = await _rows(
-            store,
-            f"SELECT {', '.join(table.columns)} FROM {table.name} WHERE guild_id = ? ORDER BY {table.order}",
-            (guild,),
-        )
-        tables[table.name] = {"columns": list(table.columns), "rows": [list(r) for r in found]}
+    # one moment of the guild: a bot writing meanwhile (an export taken as a backup) must not give a
+    # snapshot ahead of the exported log, or a table row ahead of its log
+    async with store.engine.reading(store.reader) as conn:
+        for table in GUILD_TABLES:
+            found = await _rows(
+                store,
+                f"SELECT {', '.join(table.columns)} FROM {table.name} WHERE guild_id = ? ORDER BY {table.order}",
+                (guild,),
+                conn=conn,
+            )
+            tables[table.name] = {"columns": list(table.columns), "rows": [list(r) for r in found]}
     return {
         "format": FORMAT,
         "version": VERSION,

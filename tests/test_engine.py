@@ -52,6 +52,49 @@ def test_the_password_is_never_shown() -> None:
     assert "s3cret" not in str(settings.model_dump())
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://nomic:s3#cret@db.example/nomic",
+        "postgresql://nomic:s3/cret@db.example/nomic",
+        "postgresql://nomic:s3?cret@db.example/nomic",
+        "postgresql://nomic:s3@cret@db.example/nomic",
+        "postgresql://nomic@db.example/nomic?sslmode=require&PASSWORD=s3cret",
+    ],
+)
+def test_a_password_pasted_with_url_characters_is_never_shown_either(url: str) -> None:
+    """A raw password holding ``# / ? @`` makes a URL parser see a fragment, a path or a query in it."""
+    shown = redact(url)
+    assert "s3" not in shown
+    assert "cret" not in shown
+    assert shown.startswith("postgresql://nomic")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://nomic:s3#cret@127.0.0.1:1/nomic", "postgresql://nomic:s3?cret@127.0.0.1:1/nomic"],
+)
+def test_a_url_the_driver_cannot_read_is_refused_without_a_piece_of_its_password(url: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "export", "g", "--db", url],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 3, err
+    assert "s3" not in err
+    assert "cret" not in err
+    assert "its URL cannot be read" in err
+
+
+def test_a_settings_url_refused_at_start_does_not_quote_it() -> None:
+    with pytest.raises(ValueError, match="unknown kind of database") as refused:
+        Settings(_env_file=None, database_url="mysql://nomic:s3cret@h/db")  # type: ignore[call-arg]
+    assert "s3cret" not in str(refused.value)
+
+
 def test_a_settings_url_of_no_known_engine_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="unknown kind of database"):
         Settings(_env_file=None, database_url="mongodb://h/db")  # type: ignore[call-arg]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from games.nomic.items import Items
 from games.nomic.service import RoundService
 from tests.engines import Databases, rows
 from tests.test_group_commit import ctx, started, turn
+
+NOW = datetime(2026, 12, 7, 12, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -200,3 +203,127 @@ async def test_two_processes_open_one_database_at_once_and_write_their_own_guild
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.parametrize("committed", [True, False], ids=["committed", "not-committed"])
+async def test_a_connection_lost_during_commit_is_answered_by_what_the_server_kept(
+    pg_store: Store, monkeypatch: pytest.MonkeyPatch, committed: bool
+) -> None:
+    """The server (or the network) drops the writer's connection while COMMIT is on its way: the
+    client cannot tell whether it committed. The writer asks on a new connection (the event ids'
+    check): actions that are durable are answered as taken, and the cache follows what the log holds,
+    so the guild's next actions do not clash with rows the bot does not know of."""
+    import asyncpg
+    from asyncpg.transaction import Transaction
+
+    store = pg_store
+    service = RoundService(store)
+    await started(service, "g", ["alice", "bob"])
+    original = Transaction.commit
+    commits: list[bool] = []
+
+    async def commit_then_drop(self: Transaction) -> None:
+        commits.append(True)
+        if len(commits) != 2:  # the first is the blocker's, the second the bids'
+            await original(self)
+            return
+        if committed:
+            await original(self)
+        self._connection.terminate()  # type: ignore[attr-defined]
+        raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(Transaction, "commit", commit_then_drop)
+    gate = asyncio.Event()
+    before_batches(store, monkeypatch, {0: gate.wait})
+    blocker = asyncio.ensure_future(store.set_meta("hold", "1"))
+    await turn()
+    bids = [
+        asyncio.ensure_future(service.act("g", ctx(m, f"bid-{m}", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=a)))
+        for m, a in (("alice", 5), ("bob", 9))
+    ]
+    await turn()
+    gate.set()
+    await blocker
+    results = await asyncio.gather(*bids, return_exceptions=True)
+    assert len(commits) >= 2
+    logged = [await store.has_event("g", f"bid-{m}") for m in ("alice", "bob")]
+    if committed:
+        assert logged == [True, True]
+        assert all(not isinstance(r, BaseException) and r.accepted for r in results), results
+    else:
+        assert logged == [False, False]
+        assert all(isinstance(r, asyncpg.ConnectionDoesNotExistError) for r in results), results
+    assert await service.state("g") == await RoundService(store).state("g"), "the cache is what the log holds"
+    later = await service.act("g", ctx("alice", "bid-later", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=20))
+    assert later.accepted, later.text()
+    assert await service.state("g") == await RoundService(store).state("g")
+
+
+async def test_a_lone_action_whose_answer_was_lost_is_found_durable(
+    pg_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An action alone in its batch is one statement, its own transaction: its answer lost on the way
+    back is the same unknown as a lost COMMIT's."""
+    import asyncpg
+
+    from data.postgres import PgConn
+
+    store = pg_store
+    service = RoundService(store)
+    await started(service, "g", ["alice", "bob"])
+    original = PgConn._run
+    dropped: list[str] = []
+
+    async def run_then_drop(self: PgConn, sql: str, params: tuple[Any, ...]) -> Any:
+        cursor = await original(self, sql, params)
+        if self.pool is None and sql.startswith("INSERT INTO actions") and not dropped:
+            dropped.append(sql)
+            self._target.terminate()
+            raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+        return cursor
+
+    monkeypatch.setattr(PgConn, "_run", run_then_drop)
+    bid = await service.act("g", ctx("alice", "bid-1", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=5))
+    assert dropped
+    assert bid.accepted, bid.text()
+    assert await service.state("g") == await RoundService(store).state("g")
+    later = await service.act("g", ctx("bob", "bid-2", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=9))
+    assert later.accepted, later.text()
+    assert await service.state("g") == await RoundService(store).state("g")
+
+
+async def test_a_value_the_database_cannot_take_fails_its_own_write_only(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text with a NUL character (PostgreSQL refuses it) or a number past 64 bits (both engines
+    refuse it) in one write of a batch: that write fails, the other guilds' actions sharing its
+    transaction are taken, as on SQLite."""
+    service = RoundService(store)
+    for guild in ("g", "h"):
+        await started(service, guild, ["alice", "bob"])
+    gate = asyncio.Event()
+    before_batches(store, monkeypatch, {0: gate.wait})
+    blocker = asyncio.ensure_future(store.set_meta("hold", "1"))
+    await turn()
+    g_bid = asyncio.ensure_future(service.act("g", ctx("alice", "g1", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=5)))
+    notice = asyncio.ensure_future(store.hold_notice("g", "bob", NOW, "outbid on \x00 lot 1"))
+    dropped = asyncio.ensure_future(store.drop_held("g", "bob", through=2**70))
+    h_bid = asyncio.ensure_future(service.act("h", ctx("bob", "h1", ChannelRole.AUCTIONS), PlaceBid(lot=1, amount=7)))
+    await turn()
+    assert store.writer.waiting == 4, "the four share the next transaction"
+    gate.set()
+    await blocker
+    assert (await g_bid).accepted
+    assert (await h_bid).accepted
+    if store.target.postgres:
+        import asyncpg
+
+        for refused in (notice, dropped):
+            with pytest.raises(asyncpg.DataError):
+                await refused
+    else:
+        await notice
+        with pytest.raises(OverflowError):
+            await dropped
+    for guild in ("g", "h"):
+        assert await RoundService(store).state(guild) == await service.state(guild)

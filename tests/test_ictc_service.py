@@ -272,3 +272,39 @@ async def test_the_card_library_bench_runs(tmp_path: Path, capsys: pytest.Captur
 
     assert await cards_bench(designs=40, runs=2, seed="t", where=tmp_path) == 0
     assert "`!card submit`" in capsys.readouterr().out
+
+
+async def test_a_library_action_whose_commit_answer_was_lost_is_found_durable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the connection may be lost while COMMIT is on its way (a failover, a restart): the
+    library looks its event up on another connection, so an action the server kept is answered as
+    done and the library's next action does not meet a conflict with the row it did not know of."""
+    import asyncpg
+    from asyncpg.transaction import Transaction
+
+    from tests.engines import postgres_databases
+
+    with postgres_databases(tmp_path) as dbs:
+        bot = await Bot(dbs.new("cards")).start()  # type: ignore[arg-type]
+        try:
+            original = Transaction._Transaction__commit
+            dropped: list[bool] = []
+
+            async def commit_then_drop(self: Transaction) -> None:
+                await original(self)
+                if not dropped:
+                    dropped.append(True)
+                    self._connection.terminate()
+                    raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+            monkeypatch.setattr(Transaction, "_Transaction__commit", commit_then_drop)
+            assert "draft is saved" in await bot.say("alice", IMP)
+            assert dropped
+            submitted = await bot.say("alice", "!card submit Fire Imp")
+            assert "changed meanwhile" not in submitted
+            before = await bot.library.state(GUILD)
+            await bot.restart()
+            assert await bot.library.state(GUILD) == before
+        finally:
+            await bot.stop()
