@@ -34,7 +34,6 @@ from bot.cogs.base import present
 from bot.cogs.cards import CardDesk
 from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, dms_closed, reply_reference, resolver
-from bot.health import Health, HealthServer
 from bot.logs import acting_for
 from bot.memory import Memory
 from bot.notices import Notices
@@ -42,10 +41,11 @@ from bot.permissions import cannot_post
 from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
+from bot.sharding import GuildKeeper
 from bot.web.desk import WebDesk, is_web_command
 from bot.web.record import WebRecord
 from data.library_store import LibraryStore
-from data.ownership import GuildOwnership, LocalOwnership, OwnedElsewhereError, open_ownership
+from data.ownership import GuildOwnership, OwnedElsewhereError
 from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
@@ -82,9 +82,6 @@ OWNED_ELSEWHERE = (
     "Another process of the bot runs this server's round right now (the server is moving between the bot's"
     " processes). Please try again in a minute."
 )
-CLAIM_EVERY_SECONDS = 30.0
-"""How often a sharded bot on PostgreSQL checks its lock connection and claims its shards' guilds held elsewhere
-(wall-clock; their holder stopped or died: the guild is taken over, its missed work caught up)."""
 SETUP_TIP = (
     "Moderators: `!setup` checks the round's channels and the permissions I lack in them, and `!admin sync` "
     "registers the slash commands here."
@@ -141,11 +138,8 @@ class NomicBot(commands.Bot):
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
         self.web: WebRecord | None = None
         """The round's web record, served while the bot runs when ``WEB_PORT`` is set."""
-        self.ownership: GuildOwnership = LocalOwnership()
-        """Which guilds this process acts for: PostgreSQL's advisory locks when the store is PostgreSQL."""
-        self.health: HealthServer | None = None
-        self._claiming: asyncio.Task[None] | None = None
-        self._lost = False
+        self.keeper = GuildKeeper(self, lambda: self.store.writer if self.store is not None else None)
+        """Which guilds this process acts for (PostgreSQL's advisory locks on PostgreSQL), and ``/healthz``."""
 
     # -- life cycle --
 
@@ -173,21 +167,21 @@ class NomicBot(commands.Bot):
             await store.close()
             raise
         self.store, self.table_store, self.library_store = store, tables, cards
-        if self.settings.database.postgres and isinstance(self.ownership, LocalOwnership):
-            self.use_ownership(await open_ownership(self.settings.database.url))
+        await self.keeper.open(self.settings.database.url if self.settings.database.postgres else None)
         return store, tables
 
-    def owns(self, guild: str) -> bool:
-        """Whether this process acts for the guild now (its lock is held here)."""
-        return self.ownership.holds(guild)
+    @property
+    def ownership(self) -> GuildOwnership:
+        return self.keeper.ownership
 
-    def owned_guilds(self) -> list[str]:
-        return self.ownership.owned()
-
-    def use_ownership(self, ownership: GuildOwnership) -> None:
-        """Act only for the guilds ``ownership`` holds (PostgreSQL's advisory locks when the store is PostgreSQL)."""
-        self.ownership = ownership
-        ownership.on_lost(self._guilds_lost)
+    def forget_guild(self, guild: str) -> None:
+        """Another process acts for the guild now (or the bot left it): drop its cached state, timer and settings."""
+        if self._router is not None:
+            self._router.forget(guild)
+        if self.scheduler is not None:
+            self.scheduler.disarm(guild)
+        if guild.isdigit():
+            self.forget_config(int(guild))
 
     async def setup_hook(self) -> None:
         store, table_store = await self.open_store()
@@ -202,13 +196,11 @@ class NomicBot(commands.Bot):
             self.announce,
             work=self.scheduled_work,
             next_due=self._router.next_due,
-            owns=self.owns,
+            owns=self.keeper.owns,
         )
         if self.timers:
             self.scheduler.start()
-            if not isinstance(self.ownership, LocalOwnership):
-                self._claiming = asyncio.create_task(self._claim_loop())
-        await self.start_health()
+        await self.keeper.start(timers=self.timers)
         for name in COGS:
             await self.load_extension(name)
         self.tree.error(self.on_app_command_error)
@@ -239,73 +231,6 @@ class NomicBot(commands.Bot):
         desk.base_url = self.web.url
         log.info("the web record is served at %s", self.web.url)
 
-    async def start_health(self) -> None:
-        """Serve ``/healthz`` on ``HEALTH_PORT`` (when set); a port that cannot be had is logged."""
-        port = self.settings.health_port
-        if port is None or self.health is not None:
-            return
-        source = Health(
-            lambda: (self.shard_ids_running(), getattr(self, "shard_count", None)),
-            self.owned_guilds,
-            writer=lambda: self.store.writer if self.store is not None else None,
-            latencies=self.gateway_latencies,
-            healthy=lambda: not self.ownership_lost,
-        )
-        try:
-            self.health = await HealthServer.start(source, self.settings.health_host, port)
-        except OSError as exc:
-            log.error("/healthz cannot listen on %s:%s: %s", self.settings.health_host, port, exc)  # noqa: TRY400
-            return
-        log.info("health at %s", self.health.url)
-
-    def shard_ids_running(self) -> list[int]:
-        """The shards this process's gateway runs (``(0,)`` unsharded)."""
-        ids = getattr(self, "shard_ids", None)
-        return list(ids) if ids else [0]
-
-    def gateway_latencies(self) -> list[tuple[int, float]]:
-        """Each shard's gateway latency (seconds; NaN before it connected)."""
-        latencies = getattr(self, "latencies", None)
-        if isinstance(latencies, list):
-            return [(int(shard), float(seconds)) for shard, seconds in latencies]
-        return [(0, float(self.latency))]
-
-    @property
-    def ownership_lost(self) -> bool:
-        """The locks went with their connection, and no guild was taken again since (``/healthz`` says 503)."""
-        return self._lost and not self.ownership.owned()
-
-    def _guilds_lost(self, guilds: list[str]) -> None:
-        """Another process may act for these guilds from now on: nothing cached or scheduled of them stays."""
-        self._lost = True
-        for guild in guilds:
-            if self._router is not None:
-                self._router.forget(guild)
-            if self.scheduler is not None:
-                self.scheduler.disarm(guild)
-            if guild.isdigit():
-                self.forget_config(int(guild))
-        log.warning("stopped acting for %d guilds: their locks went with the lock connection", len(guilds))
-
-    async def _claim_loop(self) -> None:
-        """Keep the lock connection checked, and take over this process's guilds whose locks freed."""
-        while True:
-            await asyncio.sleep(CLAIM_EVERY_SECONDS)
-            try:
-                await self.ownership.check()
-                if self.is_ready():
-                    await self.resume_guilds([g for g in self.guilds if not self.ownership.holds(str(g.id))])
-            except Exception:
-                log.exception("claiming this process's guilds failed; trying again later")
-
-    async def resume_guilds(self, guilds: list[discord.Guild]) -> None:
-        """Start or catch up each guild this process may act for (a guild held elsewhere is left to its holder)."""
-        for guild in guilds:
-            try:
-                await self.ensure_round(guild, arm=True)
-            except OwnedElsewhereError as exc:
-                log.info("%s", exc, extra={"guild": str(guild.id), "shard": guild.shard_id})
-
     def _guild_name(self, guild_id: str) -> str | None:
         guild = self.get_guild(int(guild_id)) if guild_id.isascii() and guild_id.isdigit() else None
         return guild.name if guild is not None else None
@@ -326,12 +251,7 @@ class NomicBot(commands.Bot):
         """Stop the timers and close the store (a clean shutdown replays nothing on the next start), then
         release the guilds' locks: another process may take them over at once."""
         self.board.stop()
-        if self._claiming is not None:
-            claiming, self._claiming = self._claiming, None
-            claiming.cancel()
-        if self.health is not None:
-            health, self.health = self.health, None
-            await health.stop()
+        await self.keeper.stop()
         if self.web is not None:
             web, self.web = self.web, None
             await web.stop()
@@ -353,7 +273,7 @@ class NomicBot(commands.Bot):
             if self.library_store is not None:
                 cards, self.library_store = self.library_store, None
                 await cards.close()
-            await self.ownership.close()
+            await self.keeper.close()
 
     async def close(self) -> None:
         await super().close()  # the gateway first, so no event arrives after the store is closed
@@ -459,16 +379,12 @@ class NomicBot(commands.Bot):
 
     async def on_guild_join(self, guild: discord.Guild, /) -> None:
         """Invited to a server: its round starts now, announced in #game-actions."""
-        await self.resume_guilds([guild])
+        await self.keeper.resume([guild])
 
     async def on_guild_remove(self, guild: discord.Guild, /) -> None:
         """Removed from a server (or it is gone): its timer stops and its lock is released."""
-        key = str(guild.id)
-        if self.scheduler is not None:
-            self.scheduler.disarm(key)
-        if self._router is not None:
-            self._router.forget(key)
-        await self.ownership.release(key)
+        self.forget_guild(str(guild.id))
+        await self.ownership.release(str(guild.id))
 
     async def on_guild_available(self, guild: discord.Guild, /) -> None:
         """A server back after an outage (or, for some gateways, just joined): start or catch up its round.
@@ -476,7 +392,7 @@ class NomicBot(commands.Bot):
         At login every server is also "available"; ``on_ready`` (bot/cogs/events.py) handles those.
         """
         if self.is_ready():
-            await self.resume_guilds([guild])
+            await self.keeper.resume([guild])
 
     async def catch_up(self, guild: discord.Guild) -> bool:
         """Apply and announce the scheduled work due by now (the timers may not have fired yet):

@@ -77,8 +77,8 @@ def logged(db: Path, guild: str) -> list[tuple[int, str, str]]:
 
 
 async def health(bot: NomicBot) -> tuple[int, dict[str, Any]]:
-    assert bot.health is not None
-    async with aiohttp.ClientSession() as session, session.get(bot.health.url) as response:
+    assert bot.keeper.health is not None
+    async with aiohttp.ClientSession() as session, session.get(bot.keeper.health.url) as response:
         return response.status, await response.json()
 
 
@@ -89,7 +89,7 @@ async def test_a_guild_held_by_another_process_is_answered_then_taken_back_and_c
     db = bot_settings.database_path
     guild = str(s.guild.id)
     locks = Locks()
-    s.bot.use_ownership(locks)
+    s.bot.keeper.use(locks)
     await s.alice.send(s.game_actions, "!join")
     assert locks.owned() == [guild]
     status, report = await health(s.bot)

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
@@ -234,8 +235,17 @@ async def test_a_process_without_take_over_leaves_guilds_held_elsewhere_alone(
 ) -> None:
     script, guilds, _ = busy
     common = ("--script", str(script), "--db", pg_db, "--shard-count", "2")
-    first = spawn(*common, "--shard-ids", "0", "--stop-at", "2026-12-06T00:00:00Z")
-    read_until_finished(first, len([g for g in guilds if shard_of(g, 2) == 0]), "holding")
+    first = spawn(*common, "--shard-ids", "0", "--stop-at", "2026-12-06T00:00:00Z", "--health-port", "0")
+    mine = [g for g in guilds if shard_of(g, 2) == 0]
+    seen = read_until_finished(first, len(mine), "holding")
+    url = next(e["url"] for e in seen if e["event"] == "health")
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - our own process, on 127.0.0.1
+        assert response.status == 200
+        report = json.loads(response.read())
+    assert report["status"] == "ok"
+    assert report["shards"] == {"ids": [0], "count": 2}
+    assert report["guilds_owned"] == len(mine)
+    assert report["last_commit"] is not None
     try:
         # a second process configured for the same shard: it must not act for the guilds
         second = subprocess.run(
