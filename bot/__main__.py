@@ -186,11 +186,20 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from data.store import StoreOpenError
 
+    from pydantic import ValidationError
+
     try:
         return _command(args)
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE
+    except ValidationError as exc:
+        # a setting the bot cannot use (SHARD_IDS past SHARD_COUNT, a port that is no number): one line
+        # each, naming the setting and never echoing its value (it may be a secret)
+        for problem in exc.errors():
+            name = ".".join(str(part) for part in problem.get("loc", ())).upper() or "settings"
+            print(f"error: {name}: {problem.get('msg')}".replace("Value error, ", ""), file=sys.stderr)
+        return 2
 
 
 def _game_bench(game: str, runs: int) -> int:

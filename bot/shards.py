@@ -48,6 +48,8 @@ class ShardPlan:
     """None: every shard of ``count``."""
 
     def __post_init__(self) -> None:
+        if self.count is not None and self.count < 1:
+            raise ValueError("SHARD_COUNT is at least 1 (or auto, or unset for no sharding)")
         if self.ids is not None:
             if self.count is None:
                 raise ValueError("SHARD_IDS needs a numeric SHARD_COUNT: the ids are out of that many shards")

@@ -4,6 +4,7 @@ PostgreSQL (two processes' lock connections in one test; tests/test_shard_sim.py
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -68,6 +69,8 @@ def test_settings_read_the_shards_and_refuse_ids_past_the_count() -> None:
     assert auto.shard_plan().count is None
     with pytest.raises(ValueError, match="not below SHARD_COUNT"):
         Settings(_env_file=None, shard_count="2", shard_ids="2")  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="at least 1"):
+        Settings(_env_file=None, shard_count="0")  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="numeric SHARD_COUNT"):
         Settings(_env_file=None, shard_ids="0")  # type: ignore[call-arg]
 
@@ -143,3 +146,17 @@ async def test_closing_releases_every_guild(pg_db: str) -> None:  # noqa: F811
         assert await second.acquire("g-close")
     finally:
         await second.close()
+
+
+def test_shard_settings_the_bot_cannot_use_stop_it_in_one_line_each(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("SHARD_IDS", "5")
+    monkeypatch.setenv("DISCORD_TOKEN", "a-secret-token")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: settings: shard ids [5] are not below SHARD_COUNT=2\n"
