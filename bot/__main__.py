@@ -2,8 +2,9 @@
 migrate-store``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
-such scenario file), 3 the database cannot be used (``EXIT_STORE``), 4 an import or a migration
-refused (``EXIT_REFUSED``: the guild is already in the target, the document is not one of ours).
+such scenario file, a setting the bot cannot use), 3 the database cannot be used (``EXIT_STORE``), 4 an
+import or a migration refused (``EXIT_REFUSED``: the guild is already in the target, the document is not
+one of ours), 5 ``shard-sim`` left guilds unplayed (held by another process, or their lock was lost).
 """
 
 from __future__ import annotations
