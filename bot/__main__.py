@@ -185,9 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from data.store import StoreOpenError
-
     from pydantic import ValidationError
+
+    from data.store import StoreOpenError
 
     try:
         return _command(args)
