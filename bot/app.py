@@ -45,7 +45,7 @@ from bot.sharding import GuildKeeper
 from bot.web.desk import WebDesk, is_web_command
 from bot.web.record import WebRecord
 from data.library_store import LibraryStore
-from data.ownership import GuildOwnership, OwnedElsewhereError
+from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of
 from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
@@ -80,7 +80,7 @@ MOD_LOG_POST = "an entry of the moderators' log"
 REVIEW_POST = "the week's review"
 OWNED_ELSEWHERE = (
     "Another process of the bot runs this server's round right now (the server is moving between the bot's"
-    " processes). Please try again in a minute."
+    " processes), so nothing was changed. Please try again in a minute."
 )
 SETUP_TIP = (
     "Moderators: `!setup` checks the round's channels and the permissions I lack in them, and `!admin sync` "
@@ -168,6 +168,7 @@ class NomicBot(commands.Bot):
             raise
         self.store, self.table_store, self.library_store = store, tables, cards
         await self.keeper.open(self.settings.database.url if self.settings.database.postgres else None)
+        store.fence = fence_of(self.keeper.ownership)  # on PostgreSQL: a guild's actions only while held here
         return store, tables
 
     @property
@@ -596,11 +597,10 @@ class NomicBot(commands.Bot):
         with acting_for(str(guild.id), guild.shard_id):
             try:
                 await self.ensure_round(guild)
-            except OwnedElsewhereError as exc:
+                await self._run_command(ctx, guild, text)
+            except OwnedElsewhereError as exc:  # before acting, or its write refused: the guild moved on
                 log.warning("%s", exc)
                 await self._answer_error(ctx, OWNED_ELSEWHERE)
-                return
-            await self._run_command(ctx, guild, text)
 
     async def _run_command(self, ctx: commands.Context[NomicBot], guild: discord.Guild, text: str) -> None:
         """The command, once this process holds the guild."""

@@ -46,6 +46,11 @@ class Superseded(Exception):  # noqa: N818 - a state of a job, not a fault of th
     either: apply it again on the durable state."""
 
 
+class Behind(Superseded):
+    """The log already holds the step this job was applied as (another process wrote the guild after
+    this one read it): read the guild again and apply it on what is durable."""
+
+
 class Job(Protocol):
     @property
     def key(self) -> Hashable | None:

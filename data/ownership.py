@@ -8,8 +8,18 @@ acting for the guild (its shard went away, it shuts down). On SQLite the store b
 and ``LocalOwnership`` holds every guild without asking anyone.
 
 Acting for a guild always begins with ``ensure(guild)``; ``OwnedElsewhereError`` means another process
-holds the guild, and is answered or logged, never written through. The action log's primary key
-``(guild_id, seq)`` stays the last fence: two writers of one guild can never both append the same
+holds the guild, and is answered or logged, never written through.
+
+A lock alone cannot keep a process that lost it from writing: the lock lives on its own connection,
+and between that connection dying and the process noticing, the process's writer (another
+connection) may still commit. So taking a guild's lock also moves the guild's *epoch* on by one (the
+``guild_owners`` row, migration 0009), and every batch of the writer checks, in its own transaction,
+that each guild's epoch is still the one its writes were made under (``data.postgres``: the row is
+read ``FOR SHARE``, so a takeover's bump waits for a batch that is committing, and a batch after the
+bump finds another epoch). A write refused so fails with ``FencedError`` and the process drops the
+guild as when its lock connection dies (``Fence.fenced``). The new holder reads the guild only
+after its bump, so it sees every write the old holder committed. The action log's primary key
+``(guild_id, seq)`` stays the last guard: two writers of one guild can never both append the same
 step.
 """
 
@@ -19,6 +29,7 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -34,6 +45,31 @@ class OwnedElsewhereError(Exception):
         self.guild = guild
         self.reason = reason
         super().__init__(f"guild {guild}: not acting for it here: {reason}")
+
+
+class FencedError(OwnedElsewhereError):
+    """A write for a guild this process no longer holds (its epoch moved on): nothing of it was stored."""
+
+    def __init__(self, guild: str, reason: str = "this process lost it to another one; nothing was changed") -> None:
+        super().__init__(guild, reason)
+
+
+class Fence(Protocol):
+    """What a store asks before writing a guild's action, and tells when the database refused it."""
+
+    def epoch(self, guild: str) -> int | None:
+        """The epoch this process took the guild at; None when it does not hold the guild."""
+
+    def fenced(self, guild: str, epoch: int) -> None:
+        """A write made under ``epoch`` was refused: another process took the guild since."""
+
+
+_BUMP = (
+    "INSERT INTO guild_owners (guild_id, epoch, taken_at) VALUES ($1, 1, $2)"
+    " ON CONFLICT (guild_id) DO UPDATE SET epoch = guild_owners.epoch + 1, taken_at = excluded.taken_at"
+    " RETURNING epoch"
+)
+"""Taking a guild: its epoch moves on (waiting for a batch of the old holder that holds the row)."""
 
 
 def lock_key(guild: str) -> int:
@@ -115,6 +151,8 @@ class PgOwnership:
         self._conn: Any = None
         self._io = asyncio.Lock()
         self._held: set[str] = set()
+        self._epochs: dict[str, int] = {}
+        """The epoch each held guild was taken at (``Fence``)."""
         self._listeners: list[Lost] = []
         self._closing = False
 
@@ -146,9 +184,13 @@ class PgOwnership:
 
     def _lose(self) -> None:
         lost, self._held = sorted(self._held), set()
+        self._epochs.clear()
         if not lost:
             return
         log.warning("lost the locks of %d guilds (the lock connection closed): %s", len(lost), ", ".join(lost))
+        self._tell(lost)
+
+    def _tell(self, lost: list[str]) -> None:
         for listener in self._listeners:
             try:
                 listener(lost)
@@ -164,9 +206,17 @@ class PgOwnership:
             conn = await self._connection()
             # session-level locks nest: held guilds are never locked twice (one unlock must free them)
             taken = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock_key(guild)))
-            if taken:
-                self._held.add(guild)
-            return taken
+            if not taken:
+                return False
+            try:
+                epoch = int(await conn.fetchval(_BUMP, guild, datetime.now(UTC).isoformat()))
+            except BaseException:
+                if not conn.is_closed():
+                    await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))
+                raise
+            self._held.add(guild)
+            self._epochs[guild] = epoch
+            return True
 
     async def ensure(self, guild: str) -> None:
         try:
@@ -185,6 +235,7 @@ class PgOwnership:
             return
         async with self._io:
             self._held.discard(guild)
+            self._epochs.pop(guild, None)
             conn = self._conn
             if conn is not None and not conn.is_closed():
                 await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))
@@ -194,6 +245,20 @@ class PgOwnership:
 
     def owned(self) -> list[str]:
         return sorted(self._held)
+
+    def epoch(self, guild: str) -> int | None:
+        return self._epochs.get(guild) if self.holds(guild) else None
+
+    def fenced(self, guild: str, epoch: int) -> None:
+        """The database refused a write made under ``epoch``: another process took the guild since
+        (this one has not heard of its lock connection's end yet). The guild is dropped here as if
+        its lock were lost; a refusal of an older epoch than the one held now changes nothing."""
+        if self._epochs.get(guild) != epoch:
+            return
+        self._held.discard(guild)
+        del self._epochs[guild]
+        log.warning("guild %s: another process took it over; stopped acting for it here", guild)
+        self._tell([guild])
 
     def on_lost(self, callback: Lost) -> None:
         self._listeners.append(callback)
@@ -219,6 +284,7 @@ class PgOwnership:
         """Closing the session releases every lock it holds."""
         self._closing = True
         self._held.clear()
+        self._epochs.clear()
         async with self._io:
             conn, self._conn = self._conn, None
             if conn is not None and not conn.is_closed():
@@ -227,6 +293,11 @@ class PgOwnership:
 
 def is_postgres(url: str | None) -> bool:
     return bool(url) and str(url).startswith(("postgresql://", "postgres://"))
+
+
+def fence_of(ownership: GuildOwnership) -> Fence | None:
+    """The fence a store checks its writes against: PostgreSQL's epochs; None for the local store."""
+    return ownership if isinstance(ownership, PgOwnership) else None
 
 
 async def open_ownership(url: str | None) -> GuildOwnership:

@@ -28,8 +28,11 @@ def on_database(url: str, name: str) -> str:
 
 @pytest.fixture
 async def pg_db(pg_url: str) -> AsyncIterator[str]:
-    """A database of its own on the test server for one test, dropped afterwards."""
+    """A database of its own on the test server for one test, migrated (a guild's lock moves its epoch,
+    a row of the bot's schema), dropped afterwards."""
     import asyncpg
+
+    from data.engine import POSTGRES, target
 
     name = f"nomic_test_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(pg_url)
@@ -38,7 +41,9 @@ async def pg_db(pg_url: str) -> AsyncIterator[str]:
     finally:
         await admin.close()
     try:
-        yield on_database(pg_url, name)
+        url = on_database(pg_url, name)
+        await POSTGRES.migrate(target(url))
+        yield url
     finally:
         admin = await asyncpg.connect(pg_url)
         try:

@@ -39,7 +39,7 @@ from bot.sim.statedoc import guild_document
 from bot.sim.world import Line, MessageLine, World, describe_error, iso, read_line
 from bot.web.desk import WebDesk
 from data.engine import Target
-from data.ownership import GuildOwnership, OwnedElsewhereError, open_ownership
+from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
 from data.store import ReplayProgress
 from data.stores import Stores, open_stores
 from games.ictc.service import LibraryService
@@ -244,6 +244,7 @@ async def shard_sim(
     ownership = await open_ownership(db.url if db.postgres else None)
     try:
         stores = await open_stores(db, progress=ReplayProgress())
+        stores.round.fence = fence_of(ownership)
         try:
             sim = ShardSim(
                 plan, stores, ownership, seed=seed, until=until, take_over=take_over, stop_at=stop_at, out=tell
