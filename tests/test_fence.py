@@ -80,6 +80,18 @@ async def pair(pg_db: str) -> AsyncIterator[tuple[Process, Process]]:  # noqa: F
         await b.close()
 
 
+def gated(store: Store, monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
+    """The store's next batch waits at a gate: (reached, open)."""
+    reached, gate = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        reached.set()
+        await gate.wait()
+
+    before_batches(store, monkeypatch, {0: hold})
+    return reached, gate
+
+
 async def until(condition: Callable[[], bool], what: str) -> None:
     for _ in range(1000):
         if condition():
@@ -133,15 +145,14 @@ async def test_a_late_write_of_a_process_that_lost_its_guild_is_refused_after_th
     a, b = pair
     await a.ownership.ensure(GUILD)
     await started(a.service, GUILD)
-    gate = asyncio.Event()
-    before_batches(a.store, monkeypatch, {0: gate.wait})
+    reached, gate = gated(a.store, monkeypatch)
     late = asyncio.create_task(a.service.act(GUILD, ctx("bob", "msg:bob"), Join()))
-    await until(lambda: a.store.writer.waiting == 0 and not late.done(), "A's write at the gate")
+    await asyncio.wait_for(reached.wait(), 10)  # applied and queued by A, held before the database
     await kill_lock_connection(pg_db, a)
     await take_over(b, GUILD)
     assert await b.service.state(GUILD) is not None  # read after the takeover
     gate.set()  # A's write reaches the database only now
-    with pytest.raises(OwnedElsewhereError, match="nothing was changed"):
+    with pytest.raises(OwnedElsewhereError, match="lost it to another one; nothing was changed"):
         await late
     assert not a.ownership.holds(GUILD)
     assert GUILD in a.lost
@@ -167,10 +178,9 @@ async def test_a_takeover_waits_for_a_batch_of_the_old_holder_that_is_committing
         blocker = admin.transaction()
         await blocker.start()
         await admin.execute("SELECT value FROM bot_meta WHERE key = 'hold' FOR UPDATE")
-        gate = asyncio.Event()
-        before_batches(a.store, monkeypatch, {0: gate.wait})
+        reached, gate = gated(a.store, monkeypatch)
         first = asyncio.create_task(a.store.set_meta("first", "1"))  # the gated batch
-        await until(lambda: a.store.writer.waiting == 0, "the first batch at the gate")
+        await asyncio.wait_for(reached.wait(), 10)
         joined = asyncio.create_task(a.service.act(GUILD, ctx("bob", "msg:bob"), Join()))
         held = asyncio.create_task(a.store.set_meta("hold", "1"))  # the same batch, then waits for the row
         await until(lambda: a.store.writer.waiting == 2, "the action and the held write queued")
@@ -199,10 +209,9 @@ async def test_in_a_batch_only_the_guild_taken_over_is_refused(
     for guild in (GUILD, OTHER):
         await a.ownership.ensure(guild)
         await started(a.service, guild)
-    gate = asyncio.Event()
-    before_batches(a.store, monkeypatch, {0: gate.wait})
+    reached, gate = gated(a.store, monkeypatch)
     first = asyncio.create_task(a.store.set_meta("first", "1"))
-    await until(lambda: a.store.writer.waiting == 0, "the first batch at the gate")
+    await asyncio.wait_for(reached.wait(), 10)
     kept = asyncio.create_task(a.service.act(GUILD, ctx("bob", "msg:bob"), Join()))
     refused = asyncio.create_task(a.service.act(OTHER, ctx("bob", "msg:bob2"), Join()))
     await until(lambda: a.store.writer.waiting == 2, "both actions queued for one batch")
@@ -216,7 +225,7 @@ async def test_in_a_batch_only_the_guild_taken_over_is_refused(
         gate.set()
     await first
     assert (await kept).accepted
-    with pytest.raises(OwnedElsewhereError, match="nothing was changed"):
+    with pytest.raises(OwnedElsewhereError, match="lost it to another one; nothing was changed"):
         await refused
     assert a.lost == [OTHER]
     assert a.ownership.owned() == [GUILD]
