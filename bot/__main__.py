@@ -1,16 +1,16 @@
-"""``python -m bot run | console | replay | selfplay | bench | web | export-wiki | export | import |
+"""``python -m bot run | console | replay | shard-sim | selfplay | bench | web | export-wiki | export | import |
 migrate-store``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
-such scenario file), 3 the database cannot be used (``EXIT_STORE``), 4 an import or a migration
-refused (``EXIT_REFUSED``: the guild is already in the target, the document is not one of ours).
+such scenario file, a setting the bot cannot use), 3 the database cannot be used (``EXIT_STORE``), 4 an
+import or a migration refused (``EXIT_REFUSED``: the guild is already in the target, the document is not
+one of ours), 5 ``shard-sim`` left guilds unplayed (held by another process, or their lock was lost).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -75,6 +75,21 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
+    shard = sub.add_parser(
+        "shard-sim",
+        help="one process of a sharded bot, headless: play a script's guilds of these shards on a virtual clock",
+    )
+    shard.add_argument("--script", type=Path, required=True, help="scenario lines, each with a `guild` (JSON lines)")
+    shard.add_argument(
+        "--db", type=_database, required=True, help="the store: a path, sqlite:///FILE or postgresql://... (the locks)"
+    )
+    shard.add_argument("--shard-count", type=int, default=1)
+    shard.add_argument("--shard-ids", default="auto", help="the shards this process runs, e.g. 0,1 (default: all)")
+    shard.add_argument("--take-over", action="store_true", help="also take over the other shards' guilds as they free")
+    shard.add_argument("--seed", default="shards")
+    shard.add_argument("--until", type=_instant, help="run each guild's clock on to this instant at its end")
+    shard.add_argument("--stop-at", type=_instant, help="play the lines before this instant, then hang (for tests)")
+    shard.add_argument("--health-port", type=int, help="serve /healthz on this port (0: any free port)")
     site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
     site.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
@@ -188,6 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from pydantic import ValidationError
+
     from data.store import StoreOpenError
 
     try:
@@ -195,6 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE
+    except ValidationError as exc:
+        # a setting the bot cannot use (SHARD_IDS past SHARD_COUNT, a port that is no number): one line
+        # each, naming the setting and never echoing its value (it may be a secret)
+        for problem in exc.errors():
+            name = ".".join(str(part) for part in problem.get("loc", ())).upper() or "settings"
+            print(f"error: {name}: {problem.get('msg')}".replace("Value error, ", ""), file=sys.stderr)
+        return 2
 
 
 def _load_benches(args: argparse.Namespace) -> int:
@@ -253,6 +277,8 @@ def _command(args: argparse.Namespace) -> int:
             transcript_out=args.transcript,
         )
         return 0
+    if args.command == "shard-sim":
+        return _shard_sim(args)
     if args.command == "console":
         from bot.settings import Settings
         from bot.sim.console import console
@@ -343,15 +369,45 @@ def _command(args: argparse.Namespace) -> int:
             from bot.sim.console import console
 
             return asyncio.run(console(web=_console_web(settings)))
-        logging.basicConfig(
-            level=settings.log_level.upper(),
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-            stream=sys.stdout,
-        )
+        from bot.logs import configure
+
+        plan = settings.shard_plan()
+        configure(settings.log_level, settings.log_format, shards=list(plan.ids) if plan.ids is not None else None)
         from bot.app import run_bot
 
         return run_bot(settings)
     return 2
+
+
+def _shard_sim(args: argparse.Namespace) -> int:
+    """``shard-sim``: logs on standard error (JSON lines with LOG_FORMAT=json), its reports on standard output."""
+    from bot.logs import configure
+    from bot.settings import Settings
+    from bot.shards import ShardPlan, parse_shard_ids
+    from bot.sim.shards import shard_sim
+
+    if not args.script.is_file():
+        print(f"no such script file: {args.script}", file=sys.stderr)
+        return 2
+    try:
+        plan = ShardPlan(count=args.shard_count, ids=parse_shard_ids(args.shard_ids))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings()
+    configure(settings.log_level, settings.log_format, stream=sys.stderr, shards=list(plan.shard_ids))
+    return asyncio.run(
+        shard_sim(
+            script=args.script,
+            db=args.db,
+            plan=plan,
+            seed=args.seed,
+            until=args.until,
+            take_over=args.take_over,
+            stop_at=args.stop_at,
+            health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
+        )
+    )
 
 
 def _transfer_command(args: argparse.Namespace) -> int:

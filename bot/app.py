@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import sqlite3
+import sys
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +34,7 @@ from bot.cogs.base import present
 from bot.cogs.cards import CardDesk
 from bot.cogs.tables import TableDesk
 from bot.discord_io import GuildConfig, chunks, command_text, dms_closed, reply_reference, resolver
+from bot.logs import acting_for
 from bot.memory import Memory
 from bot.notices import Notices
 from bot.permissions import cannot_post
@@ -40,9 +42,11 @@ from bot.receipts import BidReceipts
 from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
+from bot.sharding import GuildKeeper
 from bot.web.desk import WebDesk, is_web_command
 from bot.web.record import WebRecord
 from data.library_store import LibraryStore
+from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of
 from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
@@ -75,6 +79,10 @@ SORRY = "Sorry, something went wrong on my side while doing that. Please try aga
 ROUND_POST = "an announcement of the round"
 MOD_LOG_POST = "an entry of the moderators' log"
 REVIEW_POST = "the week's review"
+OWNED_ELSEWHERE = (
+    "Another process of the bot runs this server's round right now (the server is moving between the bot's"
+    " processes), so nothing was changed. Please try again in a minute."
+)
 SETUP_TIP = (
     "Moderators: `!setup` checks the round's channels and the permissions I lack in them, and `!admin sync` "
     "registers the slash commands here."
@@ -99,7 +107,9 @@ class NomicBot(commands.Bot):
     ``run_scheduled_work`` (what tests call after moving a virtual clock).
     """
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, timers: bool | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, clock: Clock | None = None, timers: bool | None = None, **client: Any
+    ) -> None:
         # the bot never joins voice: no warnings at start about voice libraries it does not need
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -110,6 +120,7 @@ class NomicBot(commands.Bot):
             case_insensitive=True,
             allowed_mentions=discord.AllowedMentions.none(),
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+            **client,
         )
         self.settings = settings
         self.clock: Clock = clock if clock is not None else RealClock()
@@ -130,6 +141,8 @@ class NomicBot(commands.Bot):
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
         self.web: WebRecord | None = None
         """The round's web record, served while the bot runs when ``WEB_PORT`` is set."""
+        self.keeper = GuildKeeper(self, lambda: self.store.writer if self.store is not None else None)
+        """Which guilds this process acts for (PostgreSQL's advisory locks on PostgreSQL), and ``/healthz``."""
 
     # -- life cycle --
 
@@ -157,7 +170,22 @@ class NomicBot(commands.Bot):
             await store.close()
             raise
         self.store, self.table_store, self.library_store = store, tables, cards
+        await self.keeper.open(self.settings.database.url if self.settings.database.postgres else None)
+        store.fence = fence_of(self.keeper.ownership)  # on PostgreSQL: a guild's actions only while held here
         return store, tables
+
+    @property
+    def ownership(self) -> GuildOwnership:
+        return self.keeper.ownership
+
+    def forget_guild(self, guild: str) -> None:
+        """Another process acts for the guild now (or the bot left it): drop its cached state, timer and settings."""
+        if self._router is not None:
+            self._router.forget(guild)
+        if self.scheduler is not None:
+            self.scheduler.disarm(guild)
+        if guild.isdigit():
+            self.forget_config(int(guild))
 
     async def setup_hook(self) -> None:
         store, table_store = await self.open_store()
@@ -167,10 +195,16 @@ class NomicBot(commands.Bot):
         self._router = Router(service, TableService(table_store), library, desk)
         await self.start_web(service, desk)
         self.scheduler = LiveScheduler(
-            service, self.clock, self.announce, work=self.scheduled_work, next_due=self._router.next_due
+            service,
+            self.clock,
+            self.announce,
+            work=self.scheduled_work,
+            next_due=self._router.next_due,
+            owns=self.keeper.owns,
         )
         if self.timers:
             self.scheduler.start()
+        await self.keeper.start(timers=self.timers)
         for name in COGS:
             await self.load_extension(name)
         self.tree.error(self.on_app_command_error)
@@ -218,9 +252,11 @@ class NomicBot(commands.Bot):
         return str(channel.id) if channel is not None else None
 
     async def release(self) -> None:
-        """Stop the timers and close the store (a clean shutdown replays nothing on the next start)."""
+        """Stop the timers and close the store (a clean shutdown replays nothing on the next start), then
+        release the guilds' locks: another process may take them over at once."""
         self.board.stop()
         self.receipts.stop()
+        await self.keeper.stop()
         if self.web is not None:
             web, self.web = self.web, None
             await web.stop()
@@ -242,6 +278,7 @@ class NomicBot(commands.Bot):
             if self.library_store is not None:
                 cards, self.library_store = self.library_store, None
                 await cards.close()
+            await self.keeper.close()
 
     async def close(self) -> None:
         await super().close()  # the gateway first, so no event arrives after the store is closed
@@ -321,7 +358,11 @@ class NomicBot(commands.Bot):
 
         ``arm`` (re)schedules the guild's next timer; catching up re-arms it by itself whenever it
         applied something, so commands need not.
+
+        Takes the guild's lock first: ``OwnedElsewhereError`` when another process of the bot acts for it
+        (a guild met again after another process held it is read afresh from the store and caught up).
         """
+        await self.ownership.ensure(str(guild.id))
         service = self.service
         if await service.state(str(guild.id)) is None:
             now = self.clock.now()
@@ -343,7 +384,12 @@ class NomicBot(commands.Bot):
 
     async def on_guild_join(self, guild: discord.Guild, /) -> None:
         """Invited to a server: its round starts now, announced in #game-actions."""
-        await self.ensure_round(guild, arm=True)
+        await self.keeper.resume([guild])
+
+    async def on_guild_remove(self, guild: discord.Guild, /) -> None:
+        """Removed from a server (or it is gone): its timer stops and its lock is released."""
+        self.forget_guild(str(guild.id))
+        await self.ownership.release(str(guild.id))
 
     async def on_guild_available(self, guild: discord.Guild, /) -> None:
         """A server back after an outage (or, for some gateways, just joined): start or catch up its round.
@@ -351,7 +397,7 @@ class NomicBot(commands.Bot):
         At login every server is also "available"; ``on_ready`` (bot/cogs/events.py) handles those.
         """
         if self.is_ready():
-            await self.ensure_round(guild, arm=True)
+            await self.keeper.resume([guild])
 
     async def catch_up(self, guild: discord.Guild) -> bool:
         """Apply and announce the scheduled work due by now (the timers may not have fired yet):
@@ -370,12 +416,16 @@ class NomicBot(commands.Bot):
 
     async def scheduled_work(self, guild_id: str, now: datetime) -> None:
         """What the guild's timer runs: every scheduled work due by ``now``, announced where it belongs."""
-        posts = await self.router.due_work(guild_id, now)
         guild = self.get_guild(int(guild_id))
-        if guild is not None:
-            await self.deliver(guild, fresh(posts, self.clock.now()))
-        if posts:
-            self.memory.settle()
+        with acting_for(guild_id, guild.shard_id if guild is not None else None):
+            if not self.ownership.holds(guild_id):
+                log.warning("not running the scheduled work of a guild held elsewhere")
+                return
+            posts = await self.router.due_work(guild_id, now)
+            if guild is not None:
+                await self.deliver(guild, fresh(posts, self.clock.now()))
+            if posts:
+                self.memory.settle()
 
     async def rearm(self, guild: discord.Guild) -> None:
         """Set the guild's timer to its next scheduled work (a table's move may have moved it sooner)."""
@@ -385,7 +435,8 @@ class NomicBot(commands.Bot):
     async def run_scheduled_work(self) -> None:
         """Catch every guild up to the clock: what the timers do, for a clock moved by hand."""
         for guild in self.guilds:
-            await self.catch_up(guild)
+            if self.ownership.holds(str(guild.id)):
+                await self.catch_up(guild)
 
     async def announce(self, guild_id: str, at: datetime, outcome: Outcome) -> None:
         """Phase changes, settlements, placements, outcomes: each in the channel it belongs to."""
@@ -547,7 +598,16 @@ class NomicBot(commands.Bot):
         if guild is None:
             await ctx.send("I take commands in a server's channels, not here.")
             return
-        await self.ensure_round(guild)
+        with acting_for(str(guild.id), guild.shard_id):
+            try:
+                await self.ensure_round(guild)
+                await self._run_command(ctx, guild, text)
+            except OwnedElsewhereError as exc:  # before acting, or its write refused: the guild moved on
+                log.warning("%s", exc)
+                await self._answer_error(ctx, OWNED_ELSEWHERE)
+
+    async def _run_command(self, ctx: commands.Context[NomicBot], guild: discord.Guild, text: str) -> None:
+        """The command, once this process holds the guild."""
         if await self.desk.run(ctx, text):
             return  # a thread game's command: answered by the tables
         if await self.cards.run(ctx, text):
@@ -602,18 +662,36 @@ class NomicBot(commands.Bot):
             await self._answer_error(ctx, error_text(RuleError(str(error.original).rstrip("."))))
             return
         original = getattr(error, "original", error)
+        if isinstance(original, OwnedElsewhereError):
+            log.warning("command %s: %s", ctx.command, original)
+            await self._answer_error(ctx, OWNED_ELSEWHERE)
+            return
         log.error("command %s failed", ctx.command, exc_info=original)
         await self._answer_error(ctx, SORRY)
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """A gateway event for a guild another process runs is left to that process, in one log line."""
+        error = sys.exc_info()[1]
+        if isinstance(error, OwnedElsewhereError):
+            log.warning("%s: %s", event_method, error)
+            return
+        await super().on_error(event_method, *args, **kwargs)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
     ) -> None:
-        log.error("slash command failed", exc_info=error)
+        original = getattr(error, "original", error)
+        elsewhere = isinstance(original, OwnedElsewhereError)
+        if elsewhere:
+            log.warning("slash command: %s", original)
+        else:
+            log.error("slash command failed", exc_info=error)
+        text = OWNED_ELSEWHERE if elsewhere else SORRY
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(SORRY, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(SORRY, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.exception("could not answer a failed slash command")
 
@@ -628,9 +706,19 @@ def _shown_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+class ShardedNomicBot(NomicBot, commands.AutoShardedBot):
+    """The bot on discord.py's sharded client: ``SHARD_COUNT`` shards (or Discord's advice), of which this
+    process runs ``SHARD_IDS``; it sees, and acts for, only those shards' guilds."""
+
+
 def create_bot(settings: Settings, *, clock: Clock | None = None, timers: bool | None = None) -> NomicBot:
-    """The bot with its cogs and command tree (the cogs load in ``setup_hook``, after login)."""
-    return NomicBot(settings, clock=clock, timers=timers)
+    """The bot with its cogs and command tree (the cogs load in ``setup_hook``, after login); sharded when
+    ``SHARD_COUNT`` is set."""
+    if not settings.sharded:
+        return NomicBot(settings, clock=clock, timers=timers)
+    plan = settings.shard_plan()
+    ids = list(plan.ids) if plan.ids is not None else None
+    return ShardedNomicBot(settings, clock=clock, timers=timers, shard_count=plan.count, shard_ids=ids)
 
 
 def run_bot(settings: Settings) -> int:

@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.bench import raw_commits
-from data.engine import redact
+from data.engine import is_postgres, redact
+from data.ownership import PgOwnership, fence_of
 from data.store import Store
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
@@ -56,11 +57,17 @@ async def _started(service: RoundService, guild: str) -> None:
 
 
 async def store_actions(db: str, actions: int, *, concurrent: bool) -> float:
-    """Durable actions per second through ``RoundService`` on a fresh database."""
+    """Durable actions per second through ``RoundService`` on a fresh database; on PostgreSQL the guild
+    is held through its lock as the bot holds it, so every write checks the guild's epoch
+    (``data.ownership``)."""
     store = await Store.open(db, synchronous="FULL")
+    guild = "bench"
+    ownership = await PgOwnership.open(db) if is_postgres(db) else None
     try:
+        if ownership is not None:
+            await ownership.ensure(guild)
+            store.fence = fence_of(ownership)
         service = RoundService(store)
-        guild = "bench"
         await _started(service, guild)
 
         async def give(n: int) -> None:
@@ -85,6 +92,8 @@ async def store_actions(db: str, actions: int, *, concurrent: bool) -> float:
         return done / (time.perf_counter() - started)
     finally:
         await store.close()
+        if ownership is not None:
+            await ownership.close()
 
 
 async def raw_asyncpg_commits(url: str, rows: int) -> float:

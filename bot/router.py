@@ -241,6 +241,15 @@ class Router:
         if self.arena is not None and tables is not None:
             tables.keep_ends(self.arena.ending)
 
+    def forget(self, guild: str) -> None:
+        """Drop every cached state of the guild: another process acts for it now (its lock went away),
+        so whatever this process knew of it may be stale; the next use reads the store again."""
+        self.service.forget(guild)
+        if self.tables is not None:
+            self.tables.forget(guild)
+        if self.library is not None:
+            self.library.forget(guild)
+
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
         found = []

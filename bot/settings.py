@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.shards import ShardPlan, parse_shard_ids
 from data.engine import Target, target
 
 
@@ -53,6 +55,21 @@ class Settings(BaseSettings):
         default=None, description="the site's public address, for `!web` links (unset: http://WEB_HOST:WEB_PORT)"
     )
 
+    shard_count: int | Literal["auto"] | None = Field(
+        default=None,
+        description="unset: one gateway connection; a number: that many shards; auto: as many as Discord advises",
+    )
+    shard_ids: str = Field(
+        default="auto", description="the shards this process runs, e.g. 0,1 or 0-3; auto: every shard of SHARD_COUNT"
+    )
+    health_port: int | None = Field(
+        default=None, ge=0, le=65535, description="serve /healthz (this process's shards and store) on this port"
+    )
+    health_host: str = Field(default="127.0.0.1", description="the address /healthz listens on")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text (default) or json: one JSON object a line, with guild and shard fields"
+    )
+
     @field_validator("database_url", mode="before")
     @classmethod
     def _blank_url_is_unset(cls, value: object) -> object:
@@ -73,11 +90,32 @@ class Settings(BaseSettings):
             return target(self.database_url.get_secret_value())
         return target(self.database_path)
 
-    @field_validator("web_port", "web_base_url", mode="before")
+    @field_validator("web_port", "web_base_url", "health_port", "shard_count", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         """``WEB_PORT=`` in .env (as .env.example has it) means unset, not an error."""
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _shards_agree(self) -> Settings:
+        """SHARD_IDS out of SHARD_COUNT's range stops the bot at start, not at its first guild."""
+        self.shard_plan()
+        return self
+
+    def shard_plan(self) -> ShardPlan:
+        """The shards this process runs (``count`` None: unsharded, or the count Discord advises)."""
+        count = self.shard_count if isinstance(self.shard_count, int) else None
+        return ShardPlan(count=count, ids=parse_shard_ids(self.shard_ids))
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot runs discord.py's sharded client (``SHARD_COUNT`` set)."""
+        return self.shard_count is not None
 
     def web_url(self, port: int | None = None) -> str | None:
         """Where members reach the web record (None: it is not served)."""

@@ -123,7 +123,7 @@ class StatementJob:
     """A store's write for the group commit, on either engine: its statements, how to tell a
     redelivered event (``logged``: a query that finds its row), and what to do once it is settled."""
 
-    __slots__ = ("_done", "_logged", "_statements", "event", "key", "parts", "statement")
+    __slots__ = ("_done", "_logged", "_statements", "event", "fence", "key", "parts", "statement")
 
     def __init__(
         self,
@@ -135,9 +135,13 @@ class StatementJob:
         done: Callable[[Outcome], None] | None = None,
         single: bool = False,
         event: str | None = None,
+        fence: tuple[str, int] | None = None,
     ) -> None:
         self._statements = statements
         self.key = key
+        self.fence = fence
+        """(guild, epoch): written only while the guild's epoch is still this one (``data.ownership``;
+        PostgreSQL checks it, SQLite's single process has nothing to check)."""
         self.event = event
         """The event id the job logs, if any (for tests and logs)."""
         self.parts = parts

@@ -20,6 +20,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
+from datetime import UTC, datetime
 from enum import Enum
 from functools import partial
 from typing import Generic, Protocol, TypeVar
@@ -43,6 +44,11 @@ Outcome = Written | BaseException
 class Superseded(Exception):  # noqa: N818 - a state of a job, not a fault of the caller
     """An earlier job of the same key was not written, so this one (applied on top of it) was not
     either: apply it again on the durable state."""
+
+
+class Behind(Superseded):
+    """The log already holds the step this job was applied as (another process wrote the guild after
+    this one read it): read the guild again and apply it on what is durable."""
 
 
 class Job(Protocol):
@@ -131,6 +137,8 @@ class GroupCommit(Generic[J]):
         """Transactions committed (or failed) so far."""
         self.jobs = 0
         """Jobs settled so far."""
+        self.last_commit: datetime | None = None
+        """When the latest transaction committed (``/healthz``); None before the first."""
 
     @property
     def conn(self) -> BatchConnection[J]:
@@ -201,6 +209,7 @@ class GroupCommit(Generic[J]):
             outcomes: list[Outcome] = [result] * count
         else:
             outcomes = result
+            self.last_commit = datetime.now(UTC)
         self._busy = False
         self._settle(batch, outcomes[: len(batch)])
         if extra is not None:

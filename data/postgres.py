@@ -13,6 +13,13 @@ key, a joined store's conflict) it is rolled back and written again with a savep
 job, so only that job (and the later jobs of its key) stays out. A batch whose transaction fails
 (the server went away, the disk is full) fails every job in it; the next batch reconnects.
 
+A job made for a guild under an epoch (``fence``: ``data.ownership``) is written only while the guild's
+epoch is still that one: the batch's transaction reads the guilds' ``guild_owners`` rows ``FOR SHARE``
+first (one statement a batch), so a takeover's bump of an epoch waits for the batch's commit, and a
+batch after the bump leaves the guild's jobs out (``FencedError``; the later jobs of their key are
+superseded). A job alone of one ``INSERT`` keeps its single round trip: the check rides in it
+(``INSERT ... SELECT ... WHERE EXISTS (... FOR SHARE)``, no row inserted when the epoch moved on).
+
 When the connection is lost while ``COMMIT`` is on its way, the client cannot know whether the
 server committed. The writer then ends the old session for sure (``pg_terminate_backend``, so its
 transaction is over one way or the other) and asks on a new connection whether the batch's first
@@ -36,10 +43,25 @@ from typing import Any, Protocol, TypeVar
 
 import asyncpg
 
-from data.group_commit import Done, Outcome, Superseded, Written
+from data.group_commit import Done, Outcome, Superseded, Written, supersede
+from data.ownership import FencedError
 
 T = TypeVar("T")
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b|\bRETURNING\b", re.IGNORECASE)
+_PLAIN_INSERT = re.compile(r"^\s*(INSERT\s+INTO\s+\w+\s*\([^)]*\))\s*VALUES\s*\((.*)\)\s*$", re.IGNORECASE | re.DOTALL)
+_FENCES = "SELECT guild_id, epoch FROM guild_owners WHERE guild_id = ANY(?) FOR SHARE"
+"""The epochs of a batch's guilds, held until its commit (a takeover's bump waits for it)."""
+_FENCE_ONE = "SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE"
+
+
+@lru_cache(maxsize=256)
+def fenced_insert(sql: str) -> str | None:
+    """A plain ``INSERT ... VALUES (...)`` as one that inserts nothing unless the guild's epoch (its two
+    last parameters) is still the one given; None for any other statement."""
+    match = _PLAIN_INSERT.match(sql)
+    if match is None or "ON CONFLICT" in sql.upper():
+        return None
+    return f"{match.group(1)} SELECT {match.group(2)} WHERE EXISTS ({_FENCE_ONE})"
 
 
 @lru_cache(maxsize=1024)
@@ -187,6 +209,10 @@ class PgJob(Protocol):
     def statements(self) -> Sequence[Any]:
         """The job's statements (``data.engine.Stmt``), for the straight pass to send in runs."""
 
+    @property
+    def fence(self) -> tuple[str, int] | None:
+        """(guild, epoch): written only while the guild's epoch is still this one."""
+
     async def write_async(self, conn: PgConn) -> None: ...
 
     async def logged_async(self, conn: PgConn) -> bool: ...
@@ -230,6 +256,34 @@ def _job_error(exc: BaseException) -> bool:
     return isinstance(exc, Exception) and not isinstance(
         exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
     )
+
+
+def _alone(jobs: Sequence[PgJob]) -> tuple[str, Sequence[Any]] | None:
+    """A batch of one job of one statement, sent without a transaction of its own (a fenced one with its
+    check inside, when the statement allows it); None: the batch takes a transaction."""
+    if len(jobs) != 1 or jobs[0].statement is None or jobs[0].parts:
+        return None
+    job = jobs[0]
+    sql, params = job.statement  # type: ignore[misc]
+    if job.fence is None:
+        return sql, params
+    guarded = fenced_insert(sql)
+    return (guarded, (*params, *job.fence)) if guarded is not None else None
+
+
+def _fenced(fence: tuple[str, int] | None, refused: set[tuple[str, int]]) -> Outcome:
+    return FencedError(fence[0]) if fence is not None and fence in refused else Written.STORED
+
+
+async def _refused(tx: PgConn, jobs: Sequence[PgJob]) -> set[tuple[str, int]]:
+    """The (guild, epoch) fences of ``jobs`` that no longer hold; their rows stay share-locked until the
+    transaction ends. No statement when no job is fenced."""
+    fences = {job.fence for job in jobs if job.fence is not None}
+    if not fences:
+        return set()
+    cursor = await tx.execute(_FENCES, (sorted({guild for guild, _ in fences}),))
+    held = {str(row[0]): int(row[1]) for row in await cursor.fetchall()}
+    return {fence for fence in fences if held.get(fence[0]) != fence[1]}
 
 
 class PgWriter:
@@ -316,17 +370,19 @@ class PgWriter:
     async def _attempt(self, jobs: Sequence[PgJob]) -> list[Outcome]:
         conn = await self._connection()
         tx = PgConn(conn, owned=False)
-        if len(jobs) == 1 and jobs[0].statement is not None and not jobs[0].parts:
-            job = jobs[0]
-            sql, params = job.statement  # type: ignore[misc]
+        alone = _alone(jobs)
+        if alone is not None:
+            job, (sql, params) = jobs[0], alone
             try:
-                await tx.execute(sql, params)  # a statement alone is its own transaction
+                cursor = await tx.execute(sql, params)  # a statement alone is its own transaction
             except asyncpg.IntegrityConstraintViolationError as exc:
                 return [Written.DUPLICATE if await job.logged_async(tx) else exc]
             except Exception as exc:
                 if _connection_lost(exc, conn):
                     raise _CommitUnknown([Written.STORED]) from exc
                 raise
+            if job.fence is not None and cursor.rowcount == 0:
+                return [FencedError(job.fence[0])]
             return [Written.STORED]
         try:
             return await self._transaction(conn, tx, jobs, careful=False)
@@ -371,6 +427,7 @@ class PgWriter:
         transaction = conn.transaction()
         await transaction.start()
         try:
+            refused = await _refused(tx, jobs)
             if careful:
                 outcomes: list[Outcome] = []
                 broken: set[Hashable] = set()
@@ -378,18 +435,22 @@ class PgWriter:
                     if job.key is not None and job.key in broken:
                         outcomes.append(Superseded())
                         continue
-                    outcome = await self._isolated(conn, tx, job)
+                    outcome = _fenced(job.fence, refused)
+                    if outcome is Written.STORED:
+                        outcome = await self._isolated(conn, tx, job)
                     if outcome is not Written.STORED and job.key is not None:
                         broken.add(job.key)
                     outcomes.append(outcome)
             else:
+                outcomes = [Written.STORED] * len(jobs)
+                if refused:
+                    outcomes = supersede(jobs, lambda _, job: _fenced(getattr(job, "fence", None), refused))
                 try:
-                    await self._straight(jobs, tx)
+                    await self._straight([j for j, o in zip(jobs, outcomes, strict=True) if o is Written.STORED], tx)
                 except Exception as exc:
                     if _job_error(exc):
                         raise _Redo from exc
                     raise
-                outcomes = [Written.STORED] * len(jobs)
         except BaseException:
             if not conn.is_closed():
                 await transaction.rollback()

@@ -21,7 +21,7 @@ import asyncio
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +30,8 @@ from typing import Protocol
 import aiosqlite
 
 from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
-from data.group_commit import GroupCommit, Outcome, Written
+from data.group_commit import Behind, GroupCommit, Outcome, Written
+from data.ownership import Fence, FencedError
 from data.sqlite_writer import SqliteWriter
 
 _INSERT_ACTION = (
@@ -83,11 +84,12 @@ class JoinedWrite(Protocol):
 class AppendWatch(Protocol):
     """The caller's side of an appended action (``RoundService``): told when it is queued, so the
     guild's next action may go ahead, and whether it was written, in commit order (before any
-    waiter resumes)."""
+    waiter resumes); ``behind``: not written because the log holds its step already (the caller's
+    copy of the guild is behind the log: read it again)."""
 
     def queued(self) -> None: ...
 
-    def settled(self, written: bool) -> None: ...
+    def settled(self, written: bool, *, behind: bool = False) -> None: ...
 
 
 class ModLogRow(Protocol):
@@ -345,6 +347,8 @@ def _action_job(
     noted: list[tuple[object, ...]],
     parts: tuple[JoinedWrite, ...],
     watch: AppendWatch | None,
+    fence: tuple[Fence, int] | None,
+    behind: Callable[[BaseException], bool],
 ) -> StatementJob:
     """An appended action's rows, as one job of the group commit (see ``Store.append``)."""
     statements: list[Stmt] = []
@@ -359,8 +363,11 @@ def _action_job(
         statements.append(Stmt(_INSERT_MOD_LOG, noted, many=True))
 
     def done(outcome: Outcome) -> None:
+        if fence is not None and isinstance(outcome, FencedError):
+            fence[0].fenced(guild, fence[1])  # before the watch: the guild is dropped, not fallen back
         if watch is not None:
-            watch.settled(outcome is Written.STORED)
+            late = isinstance(outcome, BaseException) and behind(outcome)
+            watch.settled(outcome is Written.STORED, behind=late)
 
     return StatementJob(
         statements,
@@ -370,6 +377,7 @@ def _action_job(
         done=done,
         single=not parts,
         event=str(row[2]),
+        fence=(guild, fence[1]) if fence is not None else None,
     )
 
 
@@ -453,6 +461,9 @@ class Store:
         self.progress = progress
         """Set by a replay on a lasting file: its progress is written with every commit (see ``ReplayProgress``)."""
         self._writer: Writer | None = None
+        self.fence: Fence | None = None
+        """Set where several processes share the database (``data.ownership.fence_of``): an action is
+        written only while this process holds its guild, under the epoch it took the guild at."""
 
     @property
     def reader(self) -> Db:
@@ -578,7 +589,17 @@ class Store:
         told once the action is queued and what became of it; the actions of one guild depend on
         each other: when one is not written, the guild's later ones queued behind it are not either
         (``data.group_commit.Superseded``).
+
+        ``FencedError`` (nothing queued or written) when the store is fenced and this process does
+        not hold the guild, or lost it before the write reached the database. ``Behind`` (nothing
+        written) when the log already holds ``seq`` under another event: the caller's copy of the
+        guild is behind the log (the watch was told so).
         """
+        epoch = None
+        if self.fence is not None:
+            epoch = self.fence.epoch(guild)
+            if epoch is None:
+                raise FencedError(guild, "this process does not hold it; nothing was changed")
         at_text = at.isoformat()
         job = _action_job(
             guild,
@@ -589,9 +610,16 @@ class Store:
             noted=[_mod_log_params(guild, entry) for entry in mod_log],
             parts=(joined,) if joined is not None else (),
             watch=watch,
+            fence=(self.fence, epoch) if self.fence is not None and epoch is not None else None,
+            behind=self.engine.is_integrity_error,
         )
         queued = watch.queued if watch is not None else None
-        return await self.writer.write(job, queued=queued) is Written.STORED
+        try:
+            return await self.writer.write(job, queued=queued) is Written.STORED
+        except Exception as exc:
+            if self.engine.is_integrity_error(exc):  # a redelivered event is answered, not raised
+                raise Behind(f"guild {guild}: the log holds step {seq} already; read the guild again") from exc
+            raise
 
     async def archived(
         self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None

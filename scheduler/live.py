@@ -26,6 +26,8 @@ Work = Callable[[str, datetime], Awaitable[object]]
 """Applies (and announces) every scheduled work of a guild due by an instant: the round's and more."""
 NextDue = Callable[[str], Awaitable[datetime | None]]
 """The instant of a guild's next scheduled work, derived from its stored state; None: nothing."""
+Owns = Callable[[str], bool]
+"""Whether this process acts for a guild now (``data.ownership``): a guild another process runs has no job here."""
 
 MAX_CATCH_UP = 10_000
 """More boundaries than this in one catch-up means a broken clock, not downtime."""
@@ -38,6 +40,7 @@ async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tup
     tick another task has just queued is not tried again.
     """
     outcomes: list[tuple[datetime, Outcome]] = []
+    stale_at: datetime | None = None
     for _ in range(MAX_CATCH_UP):
         state = await service.latest(guild)
         if state is None:
@@ -46,6 +49,16 @@ async def catch_up(service: RoundService, guild: str, now: datetime) -> list[tup
         if tick.at > now:
             break
         outcome = await service.tick(guild, tick)
+        if outcome.duplicate:
+            # logged before by another process: this copy of the guild is stale (the guild moved here
+            # from a process that acted for it). Read it again from the store and go on from there;
+            # the same tick found logged twice means the store itself is behind: stop, never loop.
+            if stale_at == tick.at:
+                log.error("guild %s: the tick at %s is logged but not in its state", guild, tick.at.isoformat())
+                break
+            stale_at = tick.at
+            service.forget(guild)
+            continue
         outcomes.append((tick.at, outcome))
     else:
         log.error("guild %s: stopped catching up after %d ticks", guild, MAX_CATCH_UP)
@@ -57,7 +70,8 @@ class LiveScheduler:
 
     By default a job applies the round's ticks. ``work`` and ``next_due`` widen that to all of a
     guild's scheduled work (the Discord adapter passes ``Router.due_work`` and ``Router.next_due``,
-    so the round and the thread games' turn timers share one job, in time order).
+    so the round and the thread games' turn timers share one job, in time order). ``owns`` keeps the jobs
+    to the guilds this process holds (a sharded bot): a guild it lost runs nothing here and is not re-armed.
     """
 
     def __init__(
@@ -68,8 +82,10 @@ class LiveScheduler:
         *,
         work: Work | None = None,
         next_due: NextDue | None = None,
+        owns: Owns | None = None,
     ) -> None:
         self._service = service
+        self._owns = owns
         self._clock = clock
         self._announce = announce
         self._work = work
@@ -92,6 +108,9 @@ class LiveScheduler:
     async def run_due(self, guild: str) -> None:
         """The guild's job: apply what is due, then arm the next job, even when announcing failed
         (the work was committed before it was announced; the guild's timer must not stop)."""
+        if self._owns is not None and not self._owns(guild):
+            self.disarm(guild)
+            return
         try:
             if self._work is not None:
                 await self._work(guild, self._clock.now())
@@ -121,13 +140,14 @@ class LiveScheduler:
         that read the store last must be the one that sets the job (an earlier reading may be stale).
         """
         async with self._arming.setdefault(guild, asyncio.Lock()):
+            if self._owns is not None and not self._owns(guild):
+                self.disarm(guild)
+                return
             at = await self.next_at(guild)
-            job = f"round:{guild}"
-            if self._scheduler.get_job(job) is not None:
-                # also while stopped, where add_job only queues: keep one pending job a guild
-                self._scheduler.remove_job(job)
+            self.disarm(guild)  # also while stopped, where add_job only queues: keep one pending job a guild
             if at is None:
                 return
+            job = f"round:{guild}"
             self._scheduler.add_job(
                 self.run_due,
                 trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),
@@ -137,3 +157,9 @@ class LiveScheduler:
                 misfire_grace_time=None,
                 coalesce=True,
             )
+
+    def disarm(self, guild: str) -> None:
+        """Remove the guild's job (the guild went to another process, or it has no work ahead)."""
+        job = f"round:{guild}"
+        if self._scheduler.get_job(job) is not None:
+            self._scheduler.remove_job(job)

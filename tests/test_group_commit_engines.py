@@ -226,7 +226,7 @@ async def test_two_processes_open_one_database_at_once_and_write_their_own_guild
     db_url = pg_dbs.new()
     first, second = await asyncio.gather(Store.open(db_url), Store.open(db_url))
     try:
-        assert await first.schema_version() == await second.schema_version() == 8
+        assert await first.schema_version() == await second.schema_version() == 9
         services = {"a": RoundService(first), "b": RoundService(second)}
         for guild, service in services.items():
             await started(service, guild, ["alice", "bob"])

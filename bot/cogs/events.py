@@ -51,8 +51,7 @@ class RoundEvents(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        for guild in self.bot.guilds:
-            await self.bot.ensure_round(guild, arm=True)
+        await self.bot.keeper.resume(self.bot.guilds)  # a guild another process holds is left to it
         self.bot.memory.settle()  # the states are loaded: later collections need not scan them
         log.info("ready in %d guilds", len(self.bot.guilds))
 

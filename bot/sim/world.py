@@ -149,6 +149,8 @@ class World:
     deleted: set[str] = field(default_factory=set)
     event_prefix: str = ""
     """Prepended to event ids: console sessions reuse short message ids, scenarios do not."""
+    guild: str = GUILD
+    """The simulated server's id (``shard-sim`` plays many servers, each in a world of its own)."""
     _events: int = 0
 
     @property
@@ -205,7 +207,7 @@ class World:
             return
         self.now = to
         if self.started:
-            posts = await self.router.due_work(GUILD, to)
+            posts = await self.router.due_work(self.guild, to)
             self._emit(posts, channel="game-actions", actor="", reply_to=None, at=to)
 
     async def feed(self, line: Line, *, number: int | None = None, replaying: bool = True) -> None:
@@ -252,8 +254,8 @@ class World:
         phase, presenting = opening(ruleset, line.at)
         ctx = Context(actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=line.at, event_id="setup")
         action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=tuple(line.admins))
-        outcome = await self.service.start(GUILD, ctx, action, seed=self.seed, source_line=number)
-        self.started = outcome.accepted or outcome.duplicate or (await self.service.state(GUILD)) is not None
+        outcome = await self.service.start(self.guild, ctx, action, seed=self.seed, source_line=number)
+        self.started = outcome.accepted or outcome.duplicate or (await self.service.state(self.guild)) is not None
 
     async def _message(self, line: MessageLine, number: int | None) -> None:
         if line.id in self.seen_messages:
@@ -269,7 +271,7 @@ class World:
         # channels the round does not name may be thread games' threads (``wikipedia-1``)
         thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER and not dm else None
         posts = await self.router.message(
-            GUILD, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread, dm=dm
+            self.guild, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread, dm=dm
         )
         self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
 
@@ -285,7 +287,7 @@ class World:
         channel = self.messages[line.message].channel
         ctx = self.context(line.user, channel, line.at, self._event_id(line.type, line.message, number))
         await self.router.reaction(
-            GUILD, ctx, line.message, line.emoji, added=line.type == "react", source_line=number
+            self.guild, ctx, line.message, line.emoji, added=line.type == "react", source_line=number
         )
 
     async def _change(self, line: EditLine | DeleteLine, number: int | None) -> None:
@@ -295,20 +297,20 @@ class World:
         self._events += 1
         ctx = self.context(original.author, original.channel, line.at, self._event_id(line.type, line.message, number))
         if isinstance(line, EditLine):
-            posts = await self.router.edit(GUILD, ctx, line.message, line.content, source_line=number)
+            posts = await self.router.edit(self.guild, ctx, line.message, line.content, source_line=number)
         else:
             self.deleted.add(line.message)
-            posts = await self.router.delete(GUILD, ctx, line.message, source_line=number)
+            posts = await self.router.delete(self.guild, ctx, line.message, source_line=number)
         self._emit(posts, channel=original.channel, actor=original.author, reply_to=None, at=line.at)
 
     async def _leave(self, line: LeaveLine, number: int | None) -> None:
         if not self.started:
             return
-        state = await self.service.state(GUILD)
+        state = await self.service.state(self.guild)
         if state is None or line.user not in state.players:
             return
         ctx = self.context(line.user, "game-actions", line.at, f"leave:{line.user}:{iso(line.at)}:{number}")
-        posts = await self.router.run(GUILD, ctx, Leave(left_server=True), source_line=number)
+        posts = await self.router.run(self.guild, ctx, Leave(left_server=True), source_line=number)
         self._emit(posts, channel="game-actions", actor=line.user, reply_to=None, at=line.at)
 
 

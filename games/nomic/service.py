@@ -7,7 +7,9 @@ transaction committed. Two states are cached per guild: the latest (every action
 committed or queued: what the next action applies to) and the durable one (what every reader
 sees). When a queued action is not written (a failed transaction, a redelivered event found in
 the log), the latest state falls back to the durable one and the guild's actions queued behind
-it are applied again on it, in their order.
+it are applied again on it, in their order. When the log already held its step (another process
+wrote the guild after this one read it), both cached states are dropped and the action is applied
+again on the guild read afresh from the store, so the guild never stays stuck behind its log.
 
 The state is the latest snapshot plus the actions logged after it, replayed through the same
 rules with the same seeded dice.
@@ -91,14 +93,15 @@ class AppendWatch(Protocol):
 
     def queued(self) -> None: ...
 
-    def settled(self, written: bool) -> None: ...
+    def settled(self, written: bool, *, behind: bool = False) -> None: ...
 
 
 class ActionStore(Protocol):
     """What the service needs of persistence (``data.store.Store`` provides it).
 
     ``append`` returns once the action's transaction committed (False: the event was logged
-    before); it raises ``Superseded`` when an earlier queued action of the guild was not written,
+    before); it raises ``Superseded`` when an earlier queued action of the guild was not written
+    (``Behind``, one of them, when the log already held the action's step: the guild is read again),
     and the store's error when the action's own transaction failed.
     """
 
@@ -221,10 +224,12 @@ class _Queued:
             self.released = True
             self._lock.release()
 
-    def settled(self, written: bool) -> None:
+    def settled(self, written: bool, *, behind: bool = False) -> None:
         if not self.settled_yet:
             self.settled_yet = True
-            self._service._settled(self._guild, self._state, self._event, written=written, snapshot=self._snapshot)
+            self._service._settled(
+                self._guild, self._state, self._event, written=written, snapshot=self._snapshot, behind=behind
+            )
 
 
 class RoundService:
@@ -424,7 +429,9 @@ class RoundService:
             self._in_flight.setdefault(guild, set()).add(ctx.event_id)
         return _Queued(self, guild, new, ctx.event_id, lock, snapshot=snapshot)
 
-    def _settled(self, guild: str, state: RoundState, event: str, *, written: bool, snapshot: bool) -> None:
+    def _settled(
+        self, guild: str, state: RoundState, event: str, *, written: bool, snapshot: bool, behind: bool = False
+    ) -> None:
         """Called in commit order, before the waiting action resumes."""
         if event:
             self._in_flight.get(guild, set()).discard(event)
@@ -432,6 +439,12 @@ class RoundService:
             self._durable[guild] = state
             if snapshot:
                 self._snapshot_seq[guild] = state.seq
+            return
+        if behind:
+            # the log moved on without this copy (another process wrote the guild): the durable state
+            # cached here is behind it too; the guild's next action reads it again from the store
+            log.warning("guild %s: the log holds step %d already; reading the guild again", guild, state.seq)
+            self.forget(guild)
             return
         # not written: what was applied on top of it falls back to the durable state (the guild's
         # actions queued behind it are superseded and applied again)

@@ -214,6 +214,11 @@ class TableCore:
     def _lock(self, guild: str) -> asyncio.Lock:
         return self._locks.setdefault(guild, asyncio.Lock())
 
+    def forget(self, guild: str) -> None:
+        """Drop the guild's cached tables (another process may have changed them): read again on next use."""
+        self._open.pop(guild, None)
+        self._threads.pop(guild, None)
+
     # -- reading --
 
     async def _guild(self, guild: str) -> dict[str, Table]:
