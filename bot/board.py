@@ -5,7 +5,7 @@ the channel of the bids, pinned there (when the bot may pin) so members find it 
 Each refresh edits that one message, however many messages came after it; only when Discord
 refuses the edit (an old message's edit budget is spent: 30046; the message was deleted) is a new
 board posted, pinned, and the previous one deleted. Which message is the board is kept in the
-store (``bot_meta``), so a restart edits the same board rather than posting another. A burst of
+store (``guild_messages``), so a restart edits the same board rather than posting another. A burst of
 bids thus costs one edit every ``interval`` seconds, far under Discord's message limits.
 """
 
@@ -32,8 +32,8 @@ log = logging.getLogger(__name__)
 LOST = "the lot board"
 NEEDS = ("send_messages", "embed_links", "attach_files")
 """A board is a message with an embed and a picture: without any of these it is refused, or shows up empty."""
-META = "board:{guild}"
-"""``bot_meta`` key of a guild's board: ``CHANNEL_ID/MESSAGE_ID``."""
+ROLE = "board"
+"""The board's role among the messages the store keeps per guild (``Store.message``)."""
 
 
 class BoardPoster:
@@ -79,8 +79,7 @@ class BoardPoster:
         found = self._boards.get(guild.id)
         if found is not None:
             return found
-        kept = await self._bot.db.meta(META.format(guild=guild.id))
-        channel_id, _, message_id = (kept or "").partition("/")
+        channel_id, message_id = await self._bot.db.message(str(guild.id), ROLE) or ("", "")
         channel = guild.get_channel(int(channel_id)) if channel_id.isdigit() else None
         if not isinstance(channel, discord.TextChannel) or not message_id.isdigit():
             return None
@@ -117,7 +116,7 @@ class BoardPoster:
         embed, picture = embeds.board(state, text, now)
         board = await where.send(embed=embed, file=picture)
         self._boards[guild.id] = board
-        await bot.db.set_meta(META.format(guild=guild.id), f"{where.id}/{board.id}")
+        await bot.db.set_message(str(guild.id), ROLE, str(where.id), str(board.id))
         if guild.me is not None and where.permissions_for(guild.me).manage_messages:
             try:
                 await board.pin(reason="the lot board")

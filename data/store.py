@@ -166,6 +166,11 @@ _KEEP_NEWEST_HELD = (
     "DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id NOT IN"
     " (SELECT id FROM held_notices WHERE guild_id = ? AND member_id = ? ORDER BY id DESC LIMIT ?)"
 )
+_SET_MESSAGE = (
+    "INSERT INTO guild_messages (guild_id, role, channel_id, message_id, updated_at) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, role) DO UPDATE SET channel_id = excluded.channel_id,"
+    " message_id = excluded.message_id, updated_at = excluded.updated_at"
+)
 _SET_WEB_MODE = (
     "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at"
@@ -744,6 +749,17 @@ class Store:
     async def set_web_mode(self, guild: str, mode: str) -> None:
         """How the web record shows the guild (``on``, ``hidden``, ``off``); the caller checks the word."""
         await self._write((_SET_WEB_MODE, (guild, mode, datetime.now(UTC).isoformat())))
+
+    async def message(self, guild: str, role: str) -> tuple[str, str] | None:
+        """The (channel id, message id) of a message the bot keeps editing in the guild (role ``board``)."""
+        async with self._conn.execute(
+            "SELECT channel_id, message_id FROM guild_messages WHERE guild_id = ? AND role = ?", (guild, role)
+        ) as cur:
+            row = await cur.fetchone()
+        return (str(row[0]), str(row[1])) if row is not None else None
+
+    async def set_message(self, guild: str, role: str, channel_id: str, message_id: str) -> None:
+        await self._write((_SET_MESSAGE, (guild, role, channel_id, message_id, datetime.now(UTC).isoformat())))
 
     async def meta(self, key: str) -> str | None:
         async with self._conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:

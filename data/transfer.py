@@ -43,6 +43,7 @@ GUILD_TABLES: tuple[GuildTable, ...] = (
     GuildTable("archive", ("guild_id", "kind", "number", "seq", "archived_at", "body"), "kind, number"),
     GuildTable("guild_settings", ("guild_id", "moderator_role_id", "updated_at", "web"), "guild_id"),
     GuildTable("guild_channels", ("guild_id", "role", "channel_id", "updated_at"), "role"),
+    GuildTable("guild_messages", ("guild_id", "role", "channel_id", "message_id", "updated_at"), "role"),
     GuildTable(
         "game_tables",
         (

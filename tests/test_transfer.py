@@ -49,13 +49,15 @@ async def _import(db: str, document: dict[str, Any], *, replace: bool = False) -
 
 
 async def _set_up_the_server(db: str) -> None:
-    """What only the Discord adapter writes: channels, the moderator role, the web mode, held notices."""
+    """What only the Discord adapter writes: channels, the moderator role, the web mode, held notices,
+    the lot board's message."""
     store = await Store.open(db)
     try:
         await store.bind_channel(GUILD, "auctions", "1001")
         await store.bind_channel(GUILD, "game-actions", "1002")
         await store.set_moderator_role(GUILD, "77")
         await store.set_web_mode(GUILD, "hidden")
+        await store.set_message(GUILD, "board", "1001", "5005")
         for n in range(3):
             await store.hold_notice(GUILD, "alice", datetime(2026, 12, 7, n, tzinfo=UTC), f"notice {n}")
     finally:
