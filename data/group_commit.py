@@ -37,6 +37,11 @@ class Written(Enum):
     """The job's event was logged before (a redelivery): nothing of it was written."""
 
 
+STORED = Written.STORED
+"""``Written.STORED`` for the paths every action takes: a member read through its enum class goes
+through the class's ``__getattr__``, ten times slower than a name of the module."""
+
+
 Outcome = Written | BaseException
 """What became of a job: written, a duplicate, or the exception that kept all of it out."""
 
@@ -163,7 +168,21 @@ class GroupCommit(Generic[J]):
     async def write(self, job: J, *, queued: Callable[[], None] | None = None) -> Written:
         """Queue ``job``, tell ``queued`` (the caller may let others go ahead), and wait until its
         transaction is over."""
-        future = self.submit(job)
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Written] = loop.create_future()
+        if self._busy or self._closing is not None:
+            self._queue.append((job, future))
+            if not self._busy:
+                self._start()
+        else:  # an idle writer (so an empty queue): a batch of this job alone, with no queue to go through
+            self._busy = True
+            done = partial(self._finish_one, job, future)
+            try:
+                self._conn.start([job], done)
+            except Exception as exc:  # noqa: BLE001 - whatever stops the engine fails the job
+                loop.call_soon(done, exc)
         if queued is not None:
             queued()
         return await future
@@ -197,6 +216,24 @@ class GroupCommit(Generic[J]):
         except Exception as exc:  # noqa: BLE001 - whatever stops the engine fails the batch's jobs
             asyncio.get_running_loop().call_soon(done, exc)
 
+    def _finish_one(self, job: J, future: asyncio.Future[Written], result: list[Outcome] | BaseException) -> None:
+        if type(result) is not list or result[0] is not STORED:
+            self._finish([(job, future)], None, result)
+            return
+        self._busy = False
+        self.batches += 1
+        self.jobs += 1
+        try:
+            job.settled(STORED)
+        except Exception:  # as in ``_tell``
+            log.exception("a job failed to take its outcome (%r)", STORED)
+        if not future.done():
+            future.set_result(STORED)
+        if self._queue:
+            self._start()
+        elif self._idle_waiters:
+            self._wake_idle()
+
     def _finish(
         self,
         batch: list[tuple[J, asyncio.Future[Written]]],
@@ -216,7 +253,10 @@ class GroupCommit(Generic[J]):
             _tell(extra, outcomes[-1])
         if self._queue:
             self._start()
-            return
+        elif self._idle_waiters:
+            self._wake_idle()
+
+    def _wake_idle(self) -> None:
         waiters, self._idle_waiters = self._idle_waiters, []
         for waiter in waiters:
             if not waiter.done():
@@ -226,12 +266,12 @@ class GroupCommit(Generic[J]):
         """Tell every job of the batch (and every queued job that depended on a failed one) its
         outcome, then wake their waiters: nothing else runs in between."""
         self.batches += 1
-        if len(batch) == 1 and outcomes[0] is Written.STORED:  # the common case, sequential callers
+        if len(batch) == 1 and outcomes[0] is STORED:  # the common case, sequential callers
             job, future = batch[0]
-            _tell(job, Written.STORED)
+            _tell(job, STORED)
             self.jobs += 1
             if not future.done():
-                future.set_result(Written.STORED)
+                future.set_result(STORED)
             return
         broken: set[Hashable] = set()
         settled: list[tuple[asyncio.Future[Written], Outcome]] = []
