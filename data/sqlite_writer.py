@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
-from data.group_commit import Done, Outcome, Superseded, Written, supersede
+from data.group_commit import STORED, Done, Outcome, Superseded, Written, supersede
 
 T = TypeVar("T")
 
@@ -138,34 +138,47 @@ def _resolve(future: asyncio.Future[T], result: T | None, error: BaseException |
         future.set_result(result)  # type: ignore[arg-type]
 
 
-def _report(done: Done, result: list[Outcome] | None, error: BaseException | None) -> None:
-    done(error if error is not None else result or [])
-
-
 class _Thread:
     """One thread that runs calls in order and hands each result back to the event loop (lighter
     than an executor: one queue put there, one callback back)."""
 
     def __init__(self, name: str) -> None:
         self._calls: queue.SimpleQueue[
-            tuple[Callable[[], Any], asyncio.AbstractEventLoop, Callable[[Any, BaseException | None], None]] | None
+            tuple[
+                Callable[[], Any],
+                asyncio.AbstractEventLoop,
+                Callable[[Any, BaseException | None], None] | None,
+                Done | None,
+            ]
+            | None
         ] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
 
     def _serve(self) -> None:
         while (call := self._calls.get()) is not None:
-            fn, loop, then = call
+            fn, loop, then, done = call
             try:
                 result = fn()
             except BaseException as exc:  # noqa: BLE001 - handed to the loop
-                loop.call_soon_threadsafe(then, None, exc)
+                if done is not None:
+                    loop.call_soon_threadsafe(done, exc)
+                elif then is not None:
+                    loop.call_soon_threadsafe(then, None, exc)
             else:
-                loop.call_soon_threadsafe(then, result, None)
+                if done is not None:
+                    loop.call_soon_threadsafe(done, result)
+                elif then is not None:
+                    loop.call_soon_threadsafe(then, result, None)
 
     def then(self, fn: Callable[[], T], then: Callable[[T | None, BaseException | None], None]) -> None:
         """Run ``fn`` here, then ``then(result, error)`` on the event loop (no future, no extra turn)."""
-        self._calls.put((fn, asyncio.get_running_loop(), then))
+        self._calls.put((fn, asyncio.get_running_loop(), then, None))
+
+    def batch(self, fn: Callable[[], list[Outcome]], done: Done) -> None:
+        """Run ``fn`` here, then ``done`` on the event loop with its outcomes or the error it raised
+        (straight to the group commit: no call in between)."""
+        self._calls.put((fn, asyncio.get_running_loop(), None, done))
 
     def call(self, fn: Callable[[], T]) -> asyncio.Future[T]:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -241,7 +254,7 @@ class SqliteWriter:
             if job.parts:
                 break
         else:
-            self._thread.then(partial(self._run_batch, jobs), partial(_report, done))
+            self._thread.batch(partial(self._run_batch, jobs), done)
             return
         task = asyncio.ensure_future(self._run_joined(jobs))
         self._joined.add(task)
@@ -256,8 +269,10 @@ class SqliteWriter:
 
     def _run_batch(self, jobs: Sequence[SqlJob]) -> list[Outcome]:
         """On the writer's thread: the batch straight, else again job by job."""
-        if len(jobs) == 1 and jobs[0].statement is not None:
-            return [self._single(jobs[0], *jobs[0].statement)]
+        if len(jobs) == 1:
+            statement = jobs[0].statement
+            if statement is not None:
+                return [self._single(jobs[0], *statement)]
         try:
             return self._transaction(jobs, careful=False)
         except _Redo:
@@ -287,12 +302,14 @@ class SqliteWriter:
 
     def _single(self, job: SqlJob, sql: str, params: Sequence[Any]) -> Outcome:
         """A batch of one job of one statement: SQLite's own transaction around it, nothing more."""
-        conn = self.connection
+        conn = self._conn
+        if conn is None:
+            raise RuntimeError("the writer's connection is closed")
         try:
             conn.execute(sql, params)
         except sqlite3.IntegrityError as exc:
             return Written.DUPLICATE if job.logged(conn) else exc
-        return Written.STORED
+        return STORED
 
     @staticmethod
     def _isolated(conn: sqlite3.Connection, job: SqlJob) -> Outcome:
