@@ -200,7 +200,7 @@ class _Queued:
     store commits); ``settled`` moves the durable state on, or the latest one back.
     """
 
-    __slots__ = ("_event", "_guild", "_lock", "_service", "_snapshot", "_state", "released", "settled_yet")
+    __slots__ = ("_guild", "_lock", "_service", "_state", "event", "released", "settled_yet", "snapshot")
 
     def __init__(
         self, service: RoundService, guild: str, state: RoundState, event: str, lock: asyncio.Lock, *, snapshot: bool
@@ -208,16 +208,13 @@ class _Queued:
         self._service = service
         self._guild = guild
         self._state = state
-        self._event = event
+        self.event = event
+        """The action's event id (none for some: then ``seq:N`` is logged)."""
         self._lock = lock
-        self._snapshot = snapshot
+        self.snapshot = snapshot
+        """Whether the action's transaction also writes a snapshot of the state."""
         self.released = False
         self.settled_yet = False
-
-    @property
-    def snapshot(self) -> bool:
-        """Whether the action's transaction also writes a snapshot of the state."""
-        return self._snapshot
 
     def queued(self) -> None:
         if not self.released:
@@ -225,11 +222,33 @@ class _Queued:
             self._lock.release()
 
     def settled(self, written: bool, *, behind: bool = False) -> None:
-        if not self.settled_yet:
-            self.settled_yet = True
-            self._service._settled(
-                self._guild, self._state, self._event, written=written, snapshot=self._snapshot, behind=behind
-            )
+        """Called in commit order, before the waiting action resumes."""
+        if self.settled_yet:
+            return
+        self.settled_yet = True
+        service, guild = self._service, self._guild
+        if self.event:
+            events = service._in_flight.get(guild)
+            if events is not None:
+                events.discard(self.event)
+        if written:
+            service._durable[guild] = self._state
+            if self.snapshot:
+                service._snapshot_seq[guild] = self._state.seq
+            return
+        if behind:
+            # the log moved on without this copy (another process wrote the guild): the durable state
+            # cached here is behind it too; the guild's next action reads it again from the store
+            log.warning("guild %s: the log holds step %d already; reading the guild again", guild, self._state.seq)
+            service.forget(guild)
+            return
+        # not written: what was applied on top of it falls back to the durable state (the guild's
+        # actions queued behind it are superseded and applied again)
+        durable = service._durable.get(guild)
+        if durable is not None:
+            service._states[guild] = durable
+        else:
+            service._states.pop(guild, None)
 
 
 class RoundService:
@@ -254,7 +273,10 @@ class RoundService:
         """The seq of each cached guild's latest stored snapshot."""
 
     def _lock(self, guild: str) -> asyncio.Lock:
-        return self._locks.setdefault(guild, asyncio.Lock())
+        lock = self._locks.get(guild)
+        if lock is None:  # a lock made only for a guild that has none yet, not for every action
+            lock = self._locks[guild] = asyncio.Lock()
+        return lock
 
     async def state(self, guild: str) -> RoundState | None:
         """The guild's current (committed) state, loaded from the store on first use."""
@@ -354,24 +376,27 @@ class RoundService:
             await lock.acquire()
             watch: _Queued | None = None
             try:
-                state = await self._load(guild)
+                state = self._states.get(guild)
+                if state is None:  # not cached yet (a cached state is never None)
+                    state = await self._load(guild)
                 if state is None:
                     return Outcome(error=NotStartedError("the round has not started on this server yet"))
-                if ctx.event_id and ctx.event_id in self._in_flight.get(guild, ()):
+                event = ctx.event_id  # (read once: a model's attribute is slow to read)
+                if event and event in self._in_flight.get(guild, ()):
                     return Outcome(duplicate=True)  # the same event, delivered again while it commits
                 try:
                     step = engine.apply(state, ctx, action, dice_for(state, action, state.seq + 1))
                 except RuleError as exc:
                     # A redelivered event is refused by the state it produced (``!join`` twice);
                     # it must stay a silent no-op, not be answered with that refusal.
-                    if await self._logged(guild, ctx.event_id):
+                    if await self._logged(guild, event):
                         return Outcome(duplicate=True)
                     return Outcome(error=exc)
                 if step.state is state:
                     return Outcome(events=step.events)
                 noted = modlog.entry(ctx, action, step.events)
                 mod_log = () if noted is None else (noted,)
-                watch = self._watch(guild, ctx, step, lock)
+                watch = self._watch(guild, event, step, lock)
                 return await self._commit(
                     guild, ctx, action, step, source_line, watch=watch, joined=joined, mod_log=mod_log
                 )
@@ -395,7 +420,9 @@ class RoundService:
             await lock.acquire()
             watch: _Queued | None = None
             try:
-                state = await self._load(guild)
+                state = self._states.get(guild)
+                if state is None:  # not cached yet (a cached state is never None)
+                    state = await self._load(guild)
                 if state is None:
                     return Outcome(error=NotStartedError("the round has not started on this server yet"))
                 if tick.at <= state.clock:
@@ -408,7 +435,7 @@ class RoundService:
                     at=tick.at,
                     event_id=f"tick:{tick.at.isoformat()}",
                 )
-                watch = self._watch(guild, ctx, step, lock, tick=True)
+                watch = self._watch(guild, ctx.event_id, step, lock, tick=True)
                 return await self._commit(guild, ctx, tick, step, None, watch=watch)
             except Superseded:
                 if attempt >= MAX_REAPPLY:
@@ -418,41 +445,21 @@ class RoundService:
                     lock.release()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _watch(self, guild: str, ctx: Context, step: Transition, lock: asyncio.Lock, *, tick: bool = False) -> _Queued:
-        """The action becomes the guild's latest state (the next one applies on top of it) until it
-        is settled."""
+    def _watch(self, guild: str, event: str, step: Transition, lock: asyncio.Lock, *, tick: bool = False) -> _Queued:
+        """The action (of event id ``event``) becomes the guild's latest state (the next one applies on
+        top of it) until it is settled."""
         new = step.state
-        tail = new.seq - self._snapshot_seq.get(guild, 0)
-        snapshot = new.seq % self._snapshot_every == 0 or (tick and tail >= self._tick_snapshot_tail)
+        seq = new.seq
+        snapshot = seq % self._snapshot_every == 0 or (
+            tick and seq - self._snapshot_seq.get(guild, 0) >= self._tick_snapshot_tail
+        )
         self._states[guild] = new
-        if ctx.event_id:
-            self._in_flight.setdefault(guild, set()).add(ctx.event_id)
-        return _Queued(self, guild, new, ctx.event_id, lock, snapshot=snapshot)
-
-    def _settled(
-        self, guild: str, state: RoundState, event: str, *, written: bool, snapshot: bool, behind: bool = False
-    ) -> None:
-        """Called in commit order, before the waiting action resumes."""
         if event:
-            self._in_flight.get(guild, set()).discard(event)
-        if written:
-            self._durable[guild] = state
-            if snapshot:
-                self._snapshot_seq[guild] = state.seq
-            return
-        if behind:
-            # the log moved on without this copy (another process wrote the guild): the durable state
-            # cached here is behind it too; the guild's next action reads it again from the store
-            log.warning("guild %s: the log holds step %d already; reading the guild again", guild, state.seq)
-            self.forget(guild)
-            return
-        # not written: what was applied on top of it falls back to the durable state (the guild's
-        # actions queued behind it are superseded and applied again)
-        durable = self._durable.get(guild)
-        if durable is not None:
-            self._states[guild] = durable
-        else:
-            self._states.pop(guild, None)
+            events = self._in_flight.get(guild)
+            if events is None:
+                events = self._in_flight[guild] = set()
+            events.add(event)
+        return _Queued(self, guild, new, event, lock, snapshot=snapshot)
 
     async def _commit(
         self,
@@ -467,11 +474,12 @@ class RoundService:
         mod_log: Sequence[ModLogEntry] = (),
     ) -> Outcome:
         new = step.state
+        seq = new.seq
         try:
             stored = await self._store.append(
                 guild,
-                seq=new.seq,
-                event_id=ctx.event_id or f"seq:{new.seq}",
+                seq=seq,
+                event_id=watch.event or f"seq:{seq}",
                 at=ctx.at,
                 actor=ctx.actor,
                 kind=action.kind,
@@ -488,7 +496,8 @@ class RoundService:
         except BaseException:
             watch.settled(written=False)  # not queued at all (or told already: then nothing changes)
             raise
-        watch.settled(written=stored)  # a store that tells nothing: now
+        if not watch.settled_yet:  # a store that tells nothing: now
+            watch.settled(written=stored)
         if not stored:
             return Outcome(duplicate=True)
         return Outcome(events=step.events)
