@@ -165,9 +165,10 @@ class GroupCommit(Generic[J]):
             self._start()
         return future
 
-    async def write(self, job: J, *, queued: Callable[[], None] | None = None) -> Written:
-        """Queue ``job``, tell ``queued`` (the caller may let others go ahead), and wait until its
-        transaction is over."""
+    def write(self, job: J, *, queued: Callable[[], None] | None = None) -> asyncio.Future[Written]:
+        """Queue ``job`` and tell ``queued`` (the caller may let others go ahead), now; await the
+        future returned to wait until its transaction is over (it gives the job's outcome or raises
+        what kept it out). A future, not a coroutine: one object less per write."""
         if self._closed:
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
@@ -185,7 +186,7 @@ class GroupCommit(Generic[J]):
                 loop.call_soon(done, exc)
         if queued is not None:
             queued()
-        return await future
+        return future
 
     async def flush(self) -> None:
         """Wait until every job queued so far is settled."""
