@@ -153,6 +153,32 @@ async def test_a_duplicate_keeps_out_only_itself_and_the_later_jobs_of_its_key()
         futures[2].result()
 
 
+async def test_a_write_on_an_idle_writer_that_is_not_stored_fails_the_jobs_of_its_key_queued_behind_it() -> None:
+    engine = Engine()
+    writer: GroupCommit[Job] = GroupCommit(engine)
+    told: list[str] = []
+    first = Job("a1", "a")
+    written = writer.write(first, queued=lambda: told.append("queued"))
+    assert told == ["queued"], "the caller may let others go ahead as soon as the job is queued"
+    assert engine.batches == [["a1"]], "a job on an idle writer is written at once, alone"
+    queued = {name: writer.submit(Job(name, name[0])) for name in ("a2", "b1")}
+    engine.finish(lambda _: Written.DUPLICATE)
+    await turn()
+    assert await written is Written.DUPLICATE
+    assert first.told == [Written.DUPLICATE]
+    with pytest.raises(Superseded):
+        queued["a2"].result()
+    assert engine.batches == [["a1"], ["b1"]], "the other keys' jobs go on in the next batch"
+    engine.finish()
+    await turn()
+    assert queued["b1"].result() is Written.STORED
+    assert (writer.batches, writer.jobs) == (2, 3)
+    again = writer.write(Job("a3", "a"))
+    engine.finish()
+    assert await again is Written.STORED, "the writer is idle again, and takes the next write alone"
+    await writer.close()
+
+
 async def test_a_cancelled_waiter_does_not_cut_its_write_short() -> None:
     engine = Engine()
     writer: GroupCommit[Job] = GroupCommit(engine)
