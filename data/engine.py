@@ -439,7 +439,8 @@ class PostgresEngine:
 
         del synchronous
         writer = await PgWriter.open(lambda: self._connect(where))
-        return GroupCommit(writer, closing=lambda: progress_job(progress))
+        # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
+        return GroupCommit(writer, closing=(lambda: progress_job(progress)) if progress is not None else None)
 
     async def open_read_only(self, where: Target) -> Db:
         from data.postgres import PgConn

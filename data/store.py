@@ -290,7 +290,8 @@ async def open_writer(path: str | Path, synchronous: str, progress: ReplayProgre
         conn = await SqliteWriter.open(path, pragmas)
     except (sqlite3.Error, OSError) as exc:
         raise open_error(path, exc) from exc
-    return GroupCommit(conn, closing=lambda: progress_job(progress))
+    # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
+    return GroupCommit(conn, closing=(lambda: progress_job(progress)) if progress is not None else None)
 
 
 async def _worker_stopped(conn: aiosqlite.Connection) -> None:
