@@ -224,6 +224,7 @@ class GroupCommit(Generic[J]):
         self._busy = False
         self.batches += 1
         self.jobs += 1
+        self.last_commit = datetime.now(UTC)
         try:
             job.settled(STORED)
         except Exception:  # as in ``_tell``
