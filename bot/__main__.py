@@ -2,7 +2,8 @@
 migrate-store``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
-such scenario file, a setting the bot cannot use), 3 the database cannot be used (``EXIT_STORE``), 4 an
+such scenario file, a setting the bot cannot use), 3 the database cannot be used (``EXIT_STORE``; also a
+``DATABASE_URL`` or ``--db`` that names none the bot can read), 4 an
 import or a migration refused (``EXIT_REFUSED``: the guild is already in the target, the document is not
 one of ours), 5 ``shard-sim`` left guilds unplayed (held by another process, or their lock was lost).
 """
@@ -42,12 +43,14 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def _database(text: str) -> Target:
     """A ``--db``: a path, ``sqlite:///FILE`` or ``postgresql://...`` (shown without its password)."""
-    from data.engine import target
+    from data.engine import UnusableUrlError, target
+    from data.store import StoreOpenError
 
     try:
         return target(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except UnusableUrlError as exc:
+        # not argparse's usage error: the database cannot be used (status 3), and the URL is not echoed
+        raise StoreOpenError("given with --db", exc.problem, exc.advice.capitalize()) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,23 +205,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     from pydantic import ValidationError
 
     from data.store import StoreOpenError
 
     try:
-        return _command(args)
+        return _command(build_parser().parse_args(argv))
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE
     except ValidationError as exc:
         # a setting the bot cannot use (SHARD_IDS past SHARD_COUNT, a port that is no number): one line
-        # each, naming the setting and never echoing its value (it may be a secret)
+        # each, naming the setting and never echoing its value (it may be a secret); a DATABASE_URL of
+        # no database the bot can use is a store that cannot be used
+        status = 2
         for problem in exc.errors():
             name = ".".join(str(part) for part in problem.get("loc", ())).upper() or "settings"
+            if name == "DATABASE_URL":
+                status = EXIT_STORE
             print(f"error: {name}: {problem.get('msg')}".replace("Value error, ", ""), file=sys.stderr)
-        return 2
+        return status
 
 
 def _load_benches(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ The password is never shown: ``Target.display`` is the URL without it.
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -85,8 +86,24 @@ def redact(url: str) -> str:
     return f"{scheme}://{user}{head}{question}{query}"
 
 
+class UnusableUrlError(ValueError):
+    """A database URL the bot cannot read; its words never quote the URL (it may hold a password)."""
+
+    def __init__(self, problem: str, advice: str) -> None:
+        self.problem = problem
+        self.advice = advice
+        super().__init__(f"{problem}: {advice}")
+
+
+_MISTYPED = re.compile(r"(?i)postgres(?:ql)?:")
+_POSTGRES_FORM = "write it as postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+
+
 def target(where: str | Path | Target) -> Target:
-    """The database ``where`` names: ``postgresql://...``, ``sqlite:///path`` or a plain path."""
+    """The database ``where`` names: ``postgresql://...``, ``sqlite:///path`` or a plain path.
+
+    ``UnusableUrlError`` for a URL of no engine the bot knows, and for a mistyped one (``postgresql:/``,
+    a ``user:password@`` without a scheme) that would otherwise be taken for a file's path and shown."""
     if isinstance(where, Target):
         return where
     text = str(where)
@@ -94,10 +111,14 @@ def target(where: str | Path | Target) -> Target:
         return Target(text, None)
     if text.startswith("sqlite:"):
         if not text.startswith("sqlite:///") or len(text) == len("sqlite:///"):
-            raise ValueError("a SQLite URL names a file: sqlite:///relative.db or sqlite:////absolute/path.db")
+            raise UnusableUrlError("a SQLite URL names a file", "sqlite:///relative.db or sqlite:////absolute/path.db")
         return Target(text, Path(text.removeprefix("sqlite:///")))
     if "://" in text:
-        raise ValueError(f"unknown kind of database {text.split('://', 1)[0]!r}: use sqlite:///FILE or postgresql://")
+        raise UnusableUrlError(
+            f"unknown kind of database {text.split('://', 1)[0]!r}", "use sqlite:///FILE or postgresql://"
+        )
+    if _MISTYPED.match(text) or ("@" in text and ":" in text.partition("@")[0]):
+        raise UnusableUrlError("it looks like a mistyped PostgreSQL URL", _POSTGRES_FORM)
     return Target(text, Path(text))
 
 

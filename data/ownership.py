@@ -159,8 +159,15 @@ class PgOwnership:
     @classmethod
     async def open(cls, url: str) -> PgOwnership:
         """Connect at once, so a wrong URL stops the process before it acts for anything."""
+        import asyncpg
+
+        from data.engine import _open_error, target
+
         ownership = cls(url)
-        await ownership._connection()
+        try:
+            await ownership._connection()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+            raise _open_error(target(url), exc) from None  # one line, the URL without its password
         return ownership
 
     async def _connection(self) -> Any:

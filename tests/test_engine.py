@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,53 @@ async def test_the_web_records_view_reads_each_engine_and_can_never_write(dbs: D
             await read._conn.execute("DELETE FROM actions WHERE guild_id = ?", (GUILD,))
     finally:
         await read.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql:/nomic:s3cret@db.example/nomic", "Postgres:nomic:s3cret@db.example/nomic", "nomic:s3cret@db/nomic"],
+)
+def test_a_mistyped_postgresql_url_is_not_taken_for_a_file(url: str) -> None:
+    """As a path it would be shown, password and all, in the message about a missing folder."""
+    with pytest.raises(ValueError, match="mistyped PostgreSQL URL") as refused:
+        target(url)
+    assert "s3cret" not in str(refused.value)
+    assert target("postgres.db").path == Path("postgres.db")  # a file may still be called so
+
+
+def test_a_database_url_refused_at_start_stops_every_command_with_one_line_and_status_3(tmp_path: Path) -> None:
+    """Unknown engine, mistyped URL, unreadable URL, no server: ``run`` (DATABASE_URL) and ``replay`` and
+    ``console`` (``--db``) all end with status 3 and one line without the password, never a traceback."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH"}}
+    urls = [
+        "mysql://nomic:s3cret@db.example/nomic",
+        "postgresql:/nomic:s3cret@db.example/nomic",
+        "nomic:s3cret@db.example/nomic",
+        "postgresql://nomic:s3#cret@127.0.0.1:1/nomic",
+        "postgresql://nomic:s3cret@127.0.0.1:1/nomic",
+    ]
+    week = ROOT / "tests" / "scenarios" / "cards.jsonl"
+    running = {}
+    for url in urls:
+        runs = {
+            "run": (["run"], {**env, "DISCORD_TOKEN": "dummy.token.for-tests", "DATABASE_URL": url}),
+            "replay": (["replay", str(week), "--db", url], env),
+            "console": (["console", "--db", url], env),
+        }
+        for name, (args, environ) in runs.items():
+            running[url, name] = subprocess.Popen(
+                [sys.executable, "-m", "bot", *args],
+                cwd=tmp_path,
+                env=environ,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+    wrong = []
+    for (url, name), proc in running.items():
+        _, err = proc.communicate("", timeout=90)
+        lines = err.strip().splitlines()
+        if proc.returncode != 3 or len(lines) != 1 or "s3" in err or "cret" in err:
+            wrong.append(f"{name} with {url}: status {proc.returncode}, stderr {err[-400:]!r}")
+    assert not wrong, "\n".join(wrong)
