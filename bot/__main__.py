@@ -344,6 +344,10 @@ def _command(args: argparse.Namespace) -> int:
 
         postgres = args.postgres or os.environ.get("BENCH_DATABASE_URL") or None
         only_stores = bool(postgres) and args.stores_only
+        if postgres:
+            from bot.bench_stores import check_server
+
+            asyncio.run(check_server(postgres))  # a wrong URL stops it now, not after the week's timings
         return asyncio.run(
             bench(
                 players=args.players,

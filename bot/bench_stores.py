@@ -21,11 +21,12 @@ import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from bot.bench import raw_commits
-from data.engine import is_postgres, redact
+from data.engine import Target, UnusableUrlError, _open_error, is_postgres, redact, target
 from data.ownership import PgOwnership, fence_of
-from data.store import Store
+from data.store import Store, StoreOpenError
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
@@ -96,12 +97,41 @@ async def store_actions(db: str, actions: int, *, concurrent: bool) -> float:
             await ownership.close()
 
 
+def postgres_target(url: str) -> Target:
+    """The benchmark's PostgreSQL: ``StoreOpenError`` (one line, never the password) for a URL that
+    names none."""
+    try:
+        where = target(url)
+    except UnusableUrlError as exc:
+        raise StoreOpenError("given with --postgres", exc.problem, exc.advice.capitalize()) from None
+    if not where.postgres:
+        raise StoreOpenError(
+            "given with --postgres", "it is not a PostgreSQL URL", "Write it as postgresql://USER:PASSWORD@HOST/DB"
+        )
+    return where
+
+
+async def _connect(url: str) -> Any:
+    """An asyncpg connection; a server that cannot be reached or a URL it cannot read is ``StoreOpenError``."""
+    import asyncpg
+
+    where = postgres_target(url)
+    try:
+        return await asyncpg.connect(where.url, timeout=15)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+        raise _open_error(where, exc) from None
+
+
+async def check_server(url: str) -> None:
+    """Connect once before any timing, so a wrong ``--postgres`` stops the benchmark at once."""
+    conn = await _connect(url)
+    await conn.close()
+
+
 async def raw_asyncpg_commits(url: str, rows: int) -> float:
     """Single-row commits per second on PostgreSQL: one autocommit INSERT a row (one round trip, one
     commit each), the same shape as the store's append of a lone action."""
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
+    conn = await _connect(url)
     try:
         await conn.execute("CREATE TABLE raw (id BIGSERIAL PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL)")
         started = time.perf_counter()
@@ -113,9 +143,7 @@ async def raw_asyncpg_commits(url: str, rows: int) -> float:
 
 
 async def _schema(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
+    conn = await _connect(url)
     try:
         await conn.execute(sql)
     finally:

@@ -217,3 +217,31 @@ def test_a_database_url_refused_at_start_stops_every_command_with_one_line_and_s
         if proc.returncode != 3 or len(lines) != 1 or "s3" in err or "cret" in err:
             wrong.append(f"{name} with {url}: status {proc.returncode}, stderr {err[-400:]!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_bench_with_a_postgresql_url_it_cannot_use_says_so_in_one_line_without_the_password() -> None:
+    urls = [
+        "postgresql://nomic:s3cret@127.0.0.1:1/nomic",
+        "postgresql://nomic:s3#cret@127.0.0.1:1/nomic",
+        "postgresql://nomic:s3cret@db.example:port/nomic",
+        "mysql://nomic:s3cret@db.example/nomic",
+        "postgresql:/nomic:s3cret@db.example/nomic",
+    ]
+    args = ["bench", "--stores-only", "--store-runs", "1", "--store-actions", "10", "--postgres"]
+    running = {
+        url: subprocess.Popen(
+            [sys.executable, "-m", "bot", *args, url],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for url in urls
+    }
+    wrong = []
+    for url, proc in running.items():
+        _, err = proc.communicate(timeout=90)
+        lines = err.strip().splitlines()
+        if proc.returncode != 3 or len(lines) != 1 or "s3" in err or "cret" in err:
+            wrong.append(f"{url}: status {proc.returncode}, stderr {err[-400:]!r}")
+    assert not wrong, "\n".join(wrong)
