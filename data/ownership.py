@@ -146,6 +146,11 @@ class PgOwnership:
     closes under us, every held guild is lost at once (``on_lost``); the next ``acquire`` connects again.
     """
 
+    bump_timeout = 5.0
+    """Seconds the epoch's bump waits for the row an old holder's batch keeps (``SET LOCAL lock_timeout``):
+    a holder frozen mid-commit makes this process give the lock back and try again later (the bot's
+    claiming loop, shard-sim's poll), never wait on it forever."""
+
     def __init__(self, url: str) -> None:
         self._url = url
         self._conn: Any = None
@@ -215,8 +220,21 @@ class PgOwnership:
             taken = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock_key(guild)))
             if not taken:
                 return False
+            import asyncpg
+
             try:
-                epoch = int(await conn.fetchval(_BUMP, guild, datetime.now(UTC).isoformat()))
+                async with conn.transaction():
+                    await conn.execute(f"SET LOCAL lock_timeout = '{round(self.bump_timeout * 1000)}ms'")
+                    epoch = int(await conn.fetchval(_BUMP, guild, datetime.now(UTC).isoformat()))
+            except asyncpg.LockNotAvailableError:
+                await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))
+                log.warning(
+                    "guild %s: a write of its previous holder still holds it after %.0f s; gave its lock back,"
+                    " trying again later",
+                    guild,
+                    self.bump_timeout,
+                )
+                return False
             except BaseException:
                 if not conn.is_closed():
                     await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))

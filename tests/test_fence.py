@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import asyncpg
 import pytest
 
-from data.ownership import OwnedElsewhereError, PgOwnership
+from data.ownership import OwnedElsewhereError, PgOwnership, lock_key
 from data.store import Store
 from games.nomic.actions import Join, StartRound
 from games.nomic.context import ChannelRole
@@ -253,3 +253,41 @@ async def test_a_process_whose_copy_of_a_guild_is_behind_the_log_reads_it_again(
         await first.close()
         await second.close()
     assert events(db_url, GUILD) == ["setup", "join:alice", "msg:bob", "msg:carol", "msg:dave"]
+
+
+async def test_a_takeover_stuck_behind_a_frozen_write_gives_the_lock_back_and_takes_it_later(
+    pair: tuple[Process, Process],
+    pg_db: str,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """An old holder frozen in the middle of its batch keeps the guild's row: the new holder's bump
+    waits a bounded time, gives the guild's lock back (another process may try), and succeeds once
+    the row is free."""
+    a, b = pair
+    await a.ownership.ensure(GUILD)
+    await started(a.service, GUILD)
+    await a.ownership.release(GUILD)
+    b.ownership.bump_timeout = 0.2
+    admin = await asyncpg.connect(pg_db)
+    try:
+        frozen = admin.transaction()
+        await frozen.start()
+        await admin.execute("SELECT epoch FROM guild_owners WHERE guild_id = $1 FOR SHARE", GUILD)
+        assert not await asyncio.wait_for(b.ownership.acquire(GUILD), 10)
+        assert not b.ownership.holds(GUILD)
+        assert b.ownership.epoch(GUILD) is None
+        with pytest.raises(OwnedElsewhereError):
+            await asyncio.wait_for(b.ownership.ensure(GUILD), 10)
+        other = await asyncpg.connect(pg_db)
+        try:  # the advisory lock was given back
+            assert await other.fetchval("SELECT pg_try_advisory_lock($1)", lock_key(GUILD))
+            await other.fetchval("SELECT pg_advisory_unlock($1)", lock_key(GUILD))
+        finally:
+            await other.close()
+        await frozen.rollback()
+    finally:
+        await admin.close()
+    assert sum("gave its lock back" in r.getMessage() for r in caplog.records) == 2  # one line an attempt
+    assert await b.ownership.acquire(GUILD)
+    assert (await b.service.act(GUILD, ctx("bob", "msg:bob"), Join())).accepted
+    assert events(pg_db, GUILD) == ["setup", "join:alice", "msg:bob"]
