@@ -18,6 +18,7 @@ to do; every connection opened on the way is closed first, so the process can ex
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sqlite3
 import threading
@@ -654,7 +655,26 @@ class Store:
         return int(row[0]) if row else 0
 
     async def write_snapshot(self, guild: str, *, seq: int, at: datetime, body: str) -> None:
-        await self._write((_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)))
+        """On a shared database (``fence``) only while this process holds the guild's epoch, as its
+        actions: a process that lost the guild never overwrites its new holder's snapshot. A snapshot
+        only spares replaying the log, so one not written (guild not held, or taken since: the fence is
+        told, as for an action) is left out without an error."""
+        params = (guild, seq, at.isoformat(), body)
+        fence = self.fence
+        if fence is None:
+            await self._write((_UPSERT_SNAPSHOT, params))
+            return
+        epoch = fence.epoch(guild)
+        if epoch is None:
+            return
+
+        def done(outcome: Outcome) -> None:
+            if isinstance(outcome, FencedError):
+                fence.fenced(guild, epoch)
+
+        job = StatementJob([Stmt(_UPSERT_SNAPSHOT, params)], done=done, fence=(guild, epoch))
+        with contextlib.suppress(FencedError):
+            await self.writer.write(job)
 
     # -- the Discord adapter's per-guild settings (migration 0002) --
 

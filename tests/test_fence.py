@@ -291,3 +291,24 @@ async def test_a_takeover_stuck_behind_a_frozen_write_gives_the_lock_back_and_ta
     assert await b.ownership.acquire(GUILD)
     assert (await b.service.act(GUILD, ctx("bob", "msg:bob"), Join())).accepted
     assert events(pg_db, GUILD) == ["setup", "join:alice", "msg:bob"]
+
+
+async def test_a_late_snapshot_of_a_process_that_lost_its_guild_does_not_overwrite_the_new_holders(
+    pair: tuple[Process, Process],
+    pg_db: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    a, b = pair
+    await a.ownership.ensure(GUILD)
+    await started(a.service, GUILD)
+    reached, gate = gated(a.store, monkeypatch)
+    late = asyncio.create_task(a.store.write_snapshot(GUILD, seq=1, at=MONDAY, body="old holder's"))
+    await asyncio.wait_for(reached.wait(), 10)  # queued under A's epoch, held before the database
+    await kill_lock_connection(pg_db, a)
+    await take_over(b, GUILD)
+    await b.store.write_snapshot(GUILD, seq=2, at=MONDAY, body="new holder's")
+    gate.set()  # A's snapshot reaches the database only now
+    await late  # left out without an error: a snapshot only spares replaying the log
+    assert not a.ownership.holds(GUILD)
+    await a.store.write_snapshot(GUILD, seq=1, at=MONDAY, body="old holder's")  # not held: not written
+    assert rows(pg_db, f"SELECT seq, body FROM snapshots WHERE guild_id = '{GUILD}'") == [(2, "new holder's")]
