@@ -378,3 +378,36 @@ async def test_tick_applied_twice_is_a_duplicate(store: Store) -> None:
     after = await service.state(GUILD)
     assert (await service.tick(GUILD, tick)).duplicate
     assert await service.state(GUILD) == after
+
+
+class _Watch:
+    """An ``AppendWatch`` that records what it is told."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[bool, bool]] = []
+        self.queued_yet = False
+
+    def queued(self) -> None:
+        self.queued_yet = True
+
+    def settled(self, written: bool, *, behind: bool = False) -> None:
+        self.told.append((written, behind))
+
+
+async def test_an_action_that_is_its_log_row_alone_tells_its_watch_what_became_of_it(store: Store) -> None:
+    # most actions are their log row alone (no seed, snapshot, archive, moderators' log or joined part)
+    at = SATURDAY_NOON
+    assert await store.append(GUILD, seq=1, event_id="e1", at=at, actor="a", kind="k", body="{}", seed="s")
+    written = _Watch()
+    assert await store.append(GUILD, seq=2, event_id="e2", at=at, actor="a", kind="k", body="{}", watch=written)
+    assert written.queued_yet
+    assert written.told == [(True, False)]
+    redelivered = _Watch()
+    assert not await store.append(GUILD, seq=3, event_id="e2", at=at, actor="b", kind="k", body="{}", watch=redelivered)
+    assert redelivered.told == [(False, False)]
+    clash = _Watch()
+    with pytest.raises(Behind):
+        await store.append(GUILD, seq=2, event_id="e9", at=at, actor="a", kind="k", body="{}", watch=clash)
+    assert clash.told == [(False, True)]
+    _, logged = await store.load(GUILD)
+    assert [row.event_id for row in logged] == ["e1", "e2"]
