@@ -25,12 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from data.engine import Db, StatementJob, Target, Writer, engine_for, target
+from data.engine import Db, StatementJob
 from data.group_commit import Written
-from data.store import ReplayProgress, Store
+from data.store import SideStore
 
 _HAS_EVENT = "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?"
 
@@ -160,63 +159,8 @@ class JoinedLibraryWrite:
         self.on_commit()
 
 
-class LibraryStore:
+class LibraryStore(SideStore):
     """The card libraries of every guild; callers serialise their writes per guild."""
-
-    def __init__(
-        self,
-        conn: Db,
-        path: str | Path | Target,
-        progress: ReplayProgress | None = None,
-        *,
-        writer: Writer,
-        owns_writer: bool,
-    ) -> None:
-        self._conn = conn
-        self.target = target(path)
-        self.engine = engine_for(self.target)
-        self.path = self.target.display
-        self.progress = progress
-        self._writer = writer
-        self._owns_writer = owns_writer
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | Path | Target,
-        *,
-        synchronous: str = "FULL",
-        progress: ReplayProgress | None = None,
-        store: Store | None = None,
-    ) -> LibraryStore:
-        """Open (checking and migrating the database first, through ``Store``) with the round's settings.
-
-        ``store``: the round's store of the same database, whose writer the library shares (as the
-        tables' store does); without it the library has a writer of its own.
-        """
-        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
-            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        where = target(path)
-        engine = engine_for(where)
-        if store is None:
-            migrated = await Store.open(where, synchronous=synchronous)
-            await migrated.close()
-        conn = await engine.open_reader(where, synchronous)
-        if store is not None:
-            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
-        try:
-            writer = await engine.open_writer(where, synchronous, progress)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, where, progress, writer=writer, owns_writer=True)
-
-    async def close(self) -> None:
-        try:
-            if self._owns_writer:
-                await self._writer.close()
-        finally:
-            await self._conn.close()
 
     async def load(self, guild: str) -> StoredLibrary | None:
         async with self._conn.execute("SELECT seq, body FROM card_libraries WHERE guild_id = ?", (guild,)) as cur:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Self
 
 import aiosqlite
 
@@ -834,3 +834,65 @@ class Store:
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._write((_SET_META, (key, value)))
+
+
+class SideStore:
+    """A store of its own tables in the round's database (the tables' store, the card library): its own
+    reading connection, and the database's one writer, shared with the round's ``Store`` when given."""
+
+    def __init__(
+        self,
+        conn: Db,
+        path: str | Path | Target,
+        progress: ReplayProgress | None = None,
+        *,
+        writer: Writer,
+        owns_writer: bool,
+    ) -> None:
+        self._conn = conn
+        self.target = target(path)
+        self.engine = engine_for(self.target)
+        self.path = self.target.display
+        self.progress = progress
+        """A replay's progress, shared with the round's store: written with every commit."""
+        self._writer = writer
+        self._owns_writer = owns_writer
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path | Target,
+        *,
+        synchronous: str = "FULL",
+        progress: ReplayProgress | None = None,
+        store: Store | None = None,
+    ) -> Self:
+        """Open (checking and migrating the database first, through ``Store``) with the round's settings.
+
+        ``store``: the round's store of the same database, whose writer this one shares (its progress
+        marks then ride on the shared batches); without it this store has a writer of its own.
+        ``StoreOpenError`` when the database cannot be used; no connection is left open then.
+        """
+        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
+            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        where = target(path)
+        engine = engine_for(where)
+        if store is None:
+            migrated = await Store.open(where, synchronous=synchronous)
+            await migrated.close()
+        conn = await engine.open_reader(where, synchronous)
+        if store is not None:
+            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
+        try:
+            writer = await engine.open_writer(where, synchronous, progress)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, where, progress, writer=writer, owns_writer=True)
+
+    async def close(self) -> None:
+        try:
+            if self._owns_writer:
+                await self._writer.close()
+        finally:
+            await self._conn.close()

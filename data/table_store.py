@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
-from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
+from data.engine import StatementJob, Stmt
 from data.group_commit import Written
-from data.store import JoinedWrite, ReplayProgress, Store
+from data.store import JoinedWrite, SideStore
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
 _OPEN_STATUSES = ("lobby", "playing")
@@ -86,64 +85,8 @@ _INSERT_TABLE_ACTION = (
 _HAS_EVENT = "SELECT 1 FROM table_actions WHERE guild_id = ? AND event_id = ?"
 
 
-class TableStore:
+class TableStore(SideStore):
     """The tables of every guild; callers serialise their writes per guild."""
-
-    def __init__(
-        self,
-        conn: Db,
-        path: str | Path | Target,
-        progress: ReplayProgress | None = None,
-        *,
-        writer: Writer,
-        owns_writer: bool,
-    ) -> None:
-        self._conn = conn
-        self.target = target(path)
-        self.path = self.target.display
-        self.progress = progress
-        """A replay's progress, shared with the round's store: written with every commit of a table."""
-        self._writer = writer
-        self._owns_writer = owns_writer
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | Path | Target,
-        *,
-        synchronous: str = "FULL",
-        progress: ReplayProgress | None = None,
-        store: Store | None = None,
-    ) -> TableStore:
-        """Open (checking and migrating the file first, through ``Store``) with the round's pragmas.
-
-        ``store``: the round's store of the same file, whose writer the tables share (its progress
-        marks then ride on the shared batches); without it the tables have a writer of their own.
-        ``StoreOpenError`` when the file cannot be used; no connection is left open then.
-        """
-        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
-            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
-        where = target(path)
-        engine = engine_for(where)
-        if store is None:
-            migrated = await Store.open(where, synchronous=synchronous)
-            await migrated.close()
-        conn = await engine.open_reader(where, synchronous)
-        if store is not None:
-            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
-        try:
-            writer = await engine.open_writer(where, synchronous, progress)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, where, progress, writer=writer, owns_writer=True)
-
-    async def close(self) -> None:
-        try:
-            if self._owns_writer:
-                await self._writer.close()
-        finally:
-            await self._conn.close()
 
     # -- reading --
 
