@@ -545,21 +545,8 @@ async def test_a_replay_sharing_its_writer_with_a_busy_guild_ends_the_same(
 
 # --- killed in the middle of a batch ----------------------------------------------------------------
 
-_KILLED_IN_A_BATCH = textwrap.dedent(
+_DYING_ON_COMMIT = textwrap.dedent(
     """
-    import asyncio, os, signal, sys
-    from datetime import UTC, datetime
-    from data.sqlite_writer import SqliteWriter
-    from data.store import Store
-    from games.nomic.actions import AdminGive, PlaceBid
-    from games.nomic.context import ChannelRole
-    from games.nomic.items import Items
-    from games.nomic.service import RoundService
-    from tests.test_group_commit import ctx, started
-
-    transactions = 0
-    original = SqliteWriter._transaction
-
     def say(line):
         # one write per line: the writer's thread and the loop's print at once, and print's text and
         # its newline are two writes another thread's line can fall between
@@ -579,6 +566,27 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
 
         def __getattr__(self, name):
             return getattr(self._conn, name)
+    """
+).lstrip("\n")
+"""The children's ``say`` and the writer's connection that kills its process at COMMIT (both scripts)."""
+
+
+_KILLED_IN_A_BATCH = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys
+    from datetime import UTC, datetime
+    from data.sqlite_writer import SqliteWriter
+    from data.store import Store
+    from games.nomic.actions import AdminGive, PlaceBid
+    from games.nomic.context import ChannelRole
+    from games.nomic.items import Items
+    from games.nomic.service import RoundService
+    from tests.test_group_commit import ctx, started
+
+    transactions = 0
+    original = SqliteWriter._transaction
+
+    DYING_ON_COMMIT
 
     def killing(self, jobs, *, careful):
         # past the setup, the first transaction of several actions: every statement written, no COMMIT
@@ -614,7 +622,7 @@ _KILLED_IN_A_BATCH = textwrap.dedent(
 
     asyncio.run(main())
     """
-)
+).replace("DYING_ON_COMMIT\n", _DYING_ON_COMMIT)
 
 
 def test_killed_during_a_batch_every_answered_action_is_kept_and_none_is_half_written(tmp_path: Path) -> None:
@@ -688,24 +696,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
     batches = 0
     original = SqliteWriter.start
 
-    def say(line):
-        # one write per line: the writer's thread and the loop's print at once (see above)
-        os.write(1, (line + "\\n").encode())
-
-    class Dying:
-        # the writer's connection, killed with its process when it is told to COMMIT
-
-        def __init__(self, conn, events):
-            self._conn, self._events = conn, events
-
-        def execute(self, sql, *args):
-            if sql == "COMMIT":
-                say("batch " + " ".join(self._events))
-                os.kill(os.getpid(), signal.SIGKILL)
-            return self._conn.execute(sql, *args)
-
-        def __getattr__(self, name):
-            return getattr(self._conn, name)
+    DYING_ON_COMMIT
 
     def killing(self, jobs, done):
         # past the setup, the first batch of several jobs with a card action among them
@@ -748,7 +739,7 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
 
     asyncio.run(main())
     """
-)
+).replace("DYING_ON_COMMIT\n", _DYING_ON_COMMIT)
 
 
 def test_killed_during_a_batch_with_card_actions_keeps_every_answered_one_and_no_half_of_the_others(
