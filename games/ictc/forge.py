@@ -18,7 +18,7 @@ from games.ictc.errors import BlockedError, CardInputError, CardStateError, NotY
 from games.ictc.events import Note, Step
 from games.ictc.library import find_design, glossary, label, require_maker, with_design
 from games.ictc.palette import Palette
-from games.ictc.similarity import Assessment, assess
+from games.ictc.similarity import Assessment, assess, same_rules
 from games.ictc.state import (
     STARTER,
     Design,
@@ -67,9 +67,11 @@ def _assessment(state: LibraryState, design: Design, fields: CardFields) -> Asse
     found = assess(fields, design.owner, design.id, state.designs.values(), state.options)
     if found.blocked:
         close = ", ".join(near_text(state, n) for n in found.blocked)
+        alike = any(same_rules(fields, state.designs[n.design].current.fields) for n in found.blocked)
+        why = " (the same rules in a battle: type, cost, CR or output and script; new words do not change them)"
         raise BlockedError(
             f"{fields.name} is too close to another member's protected design ({close}; refused from"
-            f" {state.options.block_at:.2f}); change it further, or make something of your own"
+            f" {state.options.block_at:.2f}){why if alike else ''}; change it further, or make something of your own"
         )
     return found
 
