@@ -330,7 +330,7 @@ class Router:
         if outcome.duplicate:
             return []
         if outcome.error is not None:
-            return [Post(error_text(outcome.error), error=True)]
+            return [Post(error_text(outcome.error), error=True, private=outcome.private)]
         return [library_post(note) for note in outcome.notes]
 
     async def web_command(self, guild: str, ctx: Context, content: str) -> list[Post] | None:
