@@ -249,3 +249,29 @@ def test_what_others_are_told_never_depends_on_a_members_drafts(
         answers = [lib.answer(actor, command) for lib in libraries]
         assert answers[1] == answers[0], (actor, command)
         assert answers[2] == answers[0], (actor, command)
+
+
+HOLDINGS = (
+    "!card copies @alice",
+    "!card copies",
+    "!card meet @alice",
+    "!card master @alice",
+    "!card deck save Main: copy:3, copy:40",
+    "!card deck save Main: Ember Well x1",
+    "!card starter",
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(("Ember", "Tide", "Grove")), st.sampled_from(("Ember", "Tide", "Grove")), commands)
+def test_what_others_are_told_never_depends_on_which_copies_a_member_holds(
+    one: str, two: str, said: list[tuple[str, str]]
+) -> None:
+    libraries = []
+    for deck in (one, two):
+        lib = Lib()
+        lib.do("alice", f"!card starter {deck}")
+        libraries.append(lib)
+    for actor, command in [*(("bob", c) for c in HOLDINGS), *said]:
+        first, second = (lib.answer(actor, command) for lib in libraries)
+        assert first == second, (actor, command)
