@@ -2,11 +2,11 @@
 
 Only cards of the same type are compared. The score mixes the description's text (``difflib``'s
 ratio, with the restrictions), the cost (each colour within one counts as the same), the CR or the
-output, and the keywords (Jaccard). A card with a script whose type, cost, CR or output and script are
-those of another is the same card in a battle whatever its words: it scores 1. Against another
-member's *protected* design, a score of
-``block_at`` (0.85) or more refuses the submission and one of ``flag_at`` (0.6) or more flags it for
-the approvers. Copying an unprotected design is allowed; the three nearest designs are always shown.
+output, and the keywords (Jaccard). A card with a script whose type, cost, CR or output and script
+are another's is the same card in a battle whatever its words: it scores 1. Against another member's
+*protected* design, a score of ``block_at`` (0.85) or more refuses the submission and one of
+``flag_at`` (0.6) or more flags it for the approvers. Copying an unprotected design is allowed; the
+three nearest designs are always shown.
 """
 
 from __future__ import annotations
