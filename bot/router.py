@@ -330,7 +330,7 @@ class Router:
         if outcome.duplicate:
             return []
         if outcome.error is not None:
-            return [Post(error_text(outcome.error), error=True)]
+            return [Post(error_text(outcome.error), error=True, private=outcome.private)]
         return [library_post(note) for note in outcome.notes]
 
     async def web_command(self, guild: str, ctx: Context, content: str) -> list[Post] | None:
@@ -506,14 +506,15 @@ class Router:
         return posts
 
     async def _offered_copies(self, guild: str, ctx: Context, action: OfferTrade) -> str:
-        """A trade offer with card copies: each side must hold the copies it would give (checked again at
-        acceptance); the answer says what the copies are."""
+        """A trade offer with card copies: the offerer must hold the copies they would give (checked again
+        at acceptance); the answer says what the copies are. The copies asked for are checked only when
+        their holder accepts: a refusal now would tell anyone which copies another member holds."""
         if self.library is None:
             raise BadInputError(COPIES_NOT_HERE)
         state = await self.service.state(guild)
         if state is not None:
             engine.check(state, ctx, action)  # the round's own refusals first (channel, players, holdings)
-        await self.library.check_copies(guild, {ctx.actor: action.give.copies, action.target: action.get.copies})
+        await self.library.check_copies(guild, {ctx.actor: action.give.copies})
         return "In it: " + await self.library.describe_copies(guild, (*action.give.copies, *action.get.copies)) + "."
 
     async def _accept_with_copies(

@@ -11,6 +11,7 @@ from games.ictc.events import Note
 from games.ictc.starter import initial_state
 from games.ictc.state import LibraryState
 from games.nomic.context import ChannelRole, Context
+from games.nomic.errors import RuleError
 
 T0 = datetime(2026, 12, 4, 12, tzinfo=UTC)
 MOD = "mod"
@@ -54,6 +55,17 @@ class Lib:
             notes = list(step.notes)
         self.said.extend(notes)
         return notes
+
+    def answer(self, actor: str, text: str) -> tuple[object, ...]:
+        """What the actor is told, as a value: each note, or the refusal and whether it is theirs alone."""
+        before = self.state
+        try:
+            notes = self.do(actor, text)
+        except RuleError as exc:
+            action = parse_library(text, resolve)
+            alone = engine.refused_privately(before, lctx(actor, self.at), action)
+            return ("refused", type(exc).__name__, str(exc), alone)
+        return ("said", *((n.text, n.private, n.card, n.review, n.to) for n in notes))
 
     def text(self, actor: str, text: str) -> str:
         return "\n".join(n.text for n in self.do(actor, text))

@@ -181,3 +181,28 @@ async def test_a_card_drafted_by_dm_stays_private_until_submitted(discord_server
     shown = with_buttons(s, s.game_actions)
     assert "Secret Imp" in card_words(shown), "submitted: shown in #game-actions with its buttons"
     assert not s.env.errors
+
+
+async def test_a_refusal_about_a_draft_and_ones_own_copies_never_reach_the_channel(discord_server: Server) -> None:
+    s = discord_server
+    await s.alice.send_dm("!card new Secret Imp | type: soldier | cost: R+1 | cr: 2 | text: Nobody must see this.")
+    await s.alice.send(s.general, "!card mint #24")
+    public = [m.content + card_words(m) for m in s.bot_messages(s.general)]
+    assert not any("Secret Imp" in text or "not approved" in text for text in public), "a draft is never named there"
+    assert "I sent you the answer in a DM" in s.last_answer(s.general)
+    assert "Secret Imp is not approved yet" in dms(s, s.alice)[-1].content
+    slash = await s.alice.slash(s.general, "card mint", card="#24")
+    assert slash.ephemeral
+    assert slash.response is not None
+    assert "Secret Imp is not approved yet" in slash.response.content
+
+    await s.bob.send(s.general, "!card starter Ember")
+    await s.alice.send(s.general, "!card copies @bob")
+    counted = card_words(s.bot_messages(s.general)[-1])
+    assert "bob owns 30 card copies" in counted
+    assert "Ember" not in counted, "another member's copies are counted, never named"
+    assert "copy:" not in counted
+    await s.bob.send(s.general, "!card copies")
+    assert "I sent you the answer in a DM" in s.last_answer(s.general)
+    assert "bob owns 30 card copies (by number" in card_words(dms(s, s.bob)[-1])
+    assert not s.env.errors

@@ -397,5 +397,6 @@ def test_the_palette_changes_only_while_every_design_fits_it() -> None:
     lib.do("mod", "!card option palette bright")
     refused(lib, "alice", "!card new Dusk | type: action | cost: K | text: Darkness falls.", match="not a colour")
     lib.do("alice", "!card new Sun | type: action | cost: Y | text: The sun shines.")
+    lib.do("alice", "!card submit Sun")  # a shown design holds the palette; a draft does not (test_ictc_privacy)
     refused(lib, "mod", "!card option palette classic", CardStateError, "colours the classic palette lacks")
     assert lib.state.options.palette.value == "bright"

@@ -309,3 +309,35 @@ async def test_a_library_action_whose_commit_answer_was_lost_is_found_durable(
             assert await bot.library.state(GUILD) == before
         finally:
             await bot.stop()
+
+
+async def test_a_refusal_about_ones_own_draft_is_answered_to_its_maker_alone(bot: Bot) -> None:
+    await bot.say("alice", IMP)
+    ctx = Context(actor="alice", actor_name="alice", channel=ChannelRole.GAME_ACTIONS, at=bot.now, event_id="mint")
+    (own,) = await bot.router.message(GUILD, ctx, "!card mint #24", resolve)
+    assert own.error
+    assert own.private, "'Fire Imp is not approved yet' names a private draft: not in the channel"
+    assert "Fire Imp" in own.text
+    ctx = ctx.model_copy(update={"actor": "bob", "actor_name": "bob", "event_id": "mint-bob"})
+    (theirs,) = await bot.router.message(GUILD, ctx, "!card mint #24", resolve)
+    assert theirs.error
+    assert not theirs.private
+    assert theirs.text == (await bot.say("bob", "!card mint #25")).replace("#25", "#24"), "as for no card at all"
+    (copies,) = await bot.router.message(GUILD, ctx.model_copy(update={"event_id": "c"}), "!card copies", resolve)
+    assert copies.private, "one's own copies, as one's own inventory, only to oneself"
+
+
+async def test_an_offer_never_tells_which_copies_the_other_member_holds(bot: Bot) -> None:
+    mine, theirs = await _copies_to_trade(bot)
+    await bot.say("carol", "!card starter Ember")
+    carols = (await bot.library.state(GUILD)).copies_of("carol")[0].id
+    held = await bot.say("alice", f"!offer @bob give copy:{mine} for copy:{theirs}")
+    elsewhere = await bot.say("alice", f"!offer @bob give copy:{mine} for copy:{carols}")
+    assert held.startswith("Trade 1")
+    assert elsewhere.startswith("Trade 2"), "whether bob holds the copy asked for is his to know"
+    assert "bob's" not in elsewhere
+    refused = await bot.say("bob", "!accept 2")
+    assert f"card copy {carols} is not bob's" in refused, "accepting, bob is told about his own copies"
+    state = await bot.library.state(GUILD)
+    assert state.copies[carols].owner == "carol"
+    assert state.copies[mine].owner == "alice"

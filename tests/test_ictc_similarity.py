@@ -158,3 +158,91 @@ def test_designs_of_another_type_are_never_near() -> None:
     lib.do("alice", f"!card submit #{number}")
     kinds = {lib.state.designs[n.design].current.fields.type for n in lib.state.designs[number].current.nearest}
     assert kinds <= {CardType.ACTION}
+
+
+# --- mechanics: the same card in a battle, whatever its words ----------------------------------
+
+BOLT = "!card new {name} | type: action | cost: {cost} | script: {script} | text: {text}"
+
+
+def _protected_bolt(lib: Lib) -> int:
+    lib.do("alice", BOLT.format(name="Fire Bolt", cost="R+1", script="damage(any, 2)", text="A bolt of fire."))
+    number = max(lib.state.designs)
+    lib.do("alice", f"!card protect #{number}")
+    lib.do("alice", f"!card submit #{number}")
+    return number
+
+
+def _draft(lib: Lib, owner: str, **fields: str) -> int:
+    values = {"name": "Quiet Word", "cost": "R+1", "script": "damage(any, 2)", "text": "Hush falls on the field."}
+    lib.do(owner, BOLT.format(**(values | fields)))
+    return max(lib.state.designs)
+
+
+def test_the_same_type_cost_and_script_as_a_protected_design_is_blocked_whatever_its_words() -> None:
+    lib = Lib()
+    bolt = _protected_bolt(lib)
+    copy = _draft(lib, "bob")
+    words = similarity(lib.state.designs[copy].current.fields.model_copy(update={"script": None}), card("action"))
+    assert words < 0.85, "its words alone are far from the protected design's"
+    before = lib.state
+    with pytest.raises(BlockedError, match=r"too close to another member's protected design \(Fire Bolt") as refused:
+        lib.do("bob", f"!card submit #{copy}")
+    assert "1.00" in str(refused.value)
+    assert "the same rules in a battle" in str(refused.value)
+    assert lib.state is before
+    assert similarity(lib.state.designs[copy].current.fields, lib.state.designs[bolt].current.fields) == 1.0
+
+
+def test_a_script_is_compared_as_a_battle_reads_it_not_as_typed() -> None:
+    lib = Lib()
+    _protected_bolt(lib)
+    copy = _draft(lib, "bob", script="DAMAGE( any ,2 )", cost="1 + R")
+    refused_before = lib.state
+    with pytest.raises(BlockedError):
+        lib.do("bob", f"!card submit #{copy}")
+    assert lib.state is refused_before
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"cost": "R+2"},
+        {"cost": "2R+1"},
+        {"script": "damage(any, 3)"},
+        {"script": "damage(soldier, 2)"},
+        {"script": "damage(any, 2) & draw(you, 1)"},
+    ],
+)
+def test_other_rules_are_another_card_left_to_the_score(change: dict[str, str]) -> None:
+    lib = Lib()
+    _protected_bolt(lib)
+    other = _draft(lib, "bob", **change)
+    lib.do("bob", f"!card submit #{other}")
+    assert lib.state.designs[other].status is DesignStatus.PENDING
+
+
+def test_without_a_script_a_cards_words_are_its_rules() -> None:
+    a = card("action", "Deal two damage to anything.", "R+1")
+    b = card("action", "Every player draws a card.", "R+1")
+    assert similarity(a, b) < 0.85, "the same type and cost, and nothing carried out alike"
+    soldier = card(text="A quick imp of flame.")
+    other = card(text="An old knight who guards the gate.")
+    assert similarity(soldier, other) < 0.85, "a Soldier's bare cost and CR are no design of anyone's"
+
+
+def test_the_same_script_on_another_type_is_another_card() -> None:
+    flash = card("flash", "Hush falls on the field.", "R+1", script="damage(any, 2)")
+    action = card("action", "A bolt of fire.", "R+1", script="damage(any, 2)")
+    assert similarity(flash, action) == 0.0
+
+
+@given(kinds, texts, texts, cost_texts)
+def test_a_card_with_its_scripted_rules_kept_is_wholly_like_it_whatever_its_words(
+    kind: str, text: str, other: str, cost: str
+) -> None:
+    script = "damage(any, 1)" if kind in {"action", "flash"} else "on play: draw(you, 1)"
+    a = card(kind, text, cost, script=script)
+    b = card(kind, other, cost, script=script).model_copy(update={"name": "Another Name"})
+    assert similarity(a, b) == 1.0
+    assert similarity(b, a) == 1.0

@@ -129,11 +129,11 @@ class CardDesk:
         for post in posts:
             if post.to:
                 await self._to_members(origin.guild, post, origin)
+            elif post.private:
+                await self._private(origin, post)
             elif post.error:
                 for part in chunks(post.text):
                     await self._say(origin, ephemeral=True, content=part)
-            elif post.private:
-                await self._private(origin, post)
             else:
                 await self._say(origin, **await self._message(origin.guild, post))
 
@@ -188,15 +188,22 @@ class CardDesk:
         await origin.channel.send(reference=reference, mention_author=False, **kwargs)
 
     async def _private(self, origin: Origin, post: Post) -> None:
-        """A draft, a deck, a hand of copies: only its member sees it (ephemeral, or by DM)."""
-        kwargs = await self._message(origin.guild, post)
-        kwargs.pop("view", None)
-        kwargs["embed"].set_footer(text="Only you can see this.")
+        """A draft, a deck, a hand of copies, a refusal that names a draft: only its member sees it
+        (ephemeral, or by DM)."""
+        if post.error:
+            messages: list[dict[str, Any]] = [{"content": part} for part in chunks(post.text)]
+        else:
+            kwargs = await self._message(origin.guild, post)
+            kwargs.pop("view", None)
+            kwargs["embed"].set_footer(text="Only you can see this.")
+            messages = [kwargs]
         if origin.interaction is not None:
-            await self._say(origin, ephemeral=True, **kwargs)
+            for kwargs in messages:
+                await self._say(origin, ephemeral=True, **kwargs)
             return
         try:
-            await origin.user.send(**kwargs)
+            for kwargs in messages:
+                await origin.user.send(**kwargs)
         except discord.HTTPException as exc:
             why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
             await self._say(

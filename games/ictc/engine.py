@@ -58,6 +58,7 @@ from games.ictc.events import Note, Step
 from games.ictc.library import find_design, find_guild, remember
 from games.ictc.state import STARTER, DesignStatus, LibraryState, deck_key
 from games.nomic.context import Context
+from games.nomic.errors import RuleError
 
 _Apply = Callable[[LibraryState, Context, Any], Step]
 
@@ -120,25 +121,35 @@ def query(state: LibraryState, ctx: Context, action: LibraryAction) -> list[Note
         version = design.version(action.version) if action.version is not None else design.current
         if version is None:
             raise UnknownCardError(f"{design.name} has no version {action.version}")
+        public = design.public(version)
+        if not public and design.owner != me:
+            raise UnknownCardError(
+                f"version {version.number} of {design.name} was a draft: only its maker sees it"
+                f" (`!card history #{design.id}` lists the versions everyone sees)"
+            )
         reviewable = version is design.current and design.status is DesignStatus.PENDING
         return [
             Note(
                 views.card_text(state, design, version),
-                private=not design.visible,
+                private=not public,
                 card=(design.id, version.number),
                 review=reviewable,
             )
         ]
     if isinstance(action, CardHistory):
         design = find_design(state, action.ref, me)
-        return [Note(views.history_text(state, design), private=not design.visible)]
+        own = design.owner == me
+        drafts = any(not design.public(v) for v in design.versions)
+        return [Note(views.history_text(state, design, drafts=own), private=own and drafts)]
     if isinstance(action, ListCards):
         return [_list(state, ctx, action)]
     if isinstance(action, MasterDeck):
         member = action.member or me
         return [Note(views.master_text(state, member, own=member == me), private=member == me)]
     if isinstance(action, ShowCopies):
-        return [Note(views.copies_text(state, action.member or me))]
+        if action.member in (None, me):
+            return [Note(views.copies_text(state, me), private=True)]
+        return [Note(views.copies_count_text(state, action.member))]
     if isinstance(action, ShowDecks):
         if action.name is None:
             return [Note(views.decks_text(state, me), private=True)]
@@ -185,3 +196,25 @@ def _list(state: LibraryState, ctx: Context, action: ListCards) -> Note:
     starters = sum(1 for d in state.designs.values() if d.owner == STARTER)
     text = views.list_text(state, sorted(found, key=lambda d: d.id), "Members' cards")
     return Note(f"{text}\nAnd {starters} cards of the starter set: `!card list starter`.")
+
+
+_ANSWERED_PRIVATELY = (NewCard, ProtectCard, SaveDeck, DeleteDeck, ShowDecks)
+"""Commands whose answer only their member sees (a draft, a play deck): so is their refusal."""
+
+
+def refused_privately(state: LibraryState, ctx: Context, action: LibraryAction) -> bool:
+    """Whether a refusal of ``action`` goes to its member alone: it is about their own draft (in the
+    channel it would name the draft, or tell it from a card that does not exist), or about something
+    only they see. It depends on the actor's designs only, never on anyone else's drafts."""
+    if isinstance(action, _ANSWERED_PRIVATELY):
+        return True
+    if isinstance(action, EditCard) and "name" in action.raw:
+        return True  # a name the member gave one of their drafts would be named
+    ref = getattr(action, "ref", None)
+    if not isinstance(ref, str):
+        return False
+    try:
+        design = find_design(state, ref, ctx.actor)
+    except RuleError:
+        return False
+    return not design.visible  # found, and not shown: a draft of the actor's own

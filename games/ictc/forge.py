@@ -17,8 +17,8 @@ from games.ictc.cards import RULES_FIELDS, CardFields, Keyword, build_fields, ch
 from games.ictc.errors import BlockedError, CardInputError, CardStateError, NotYoursError
 from games.ictc.events import Note, Step
 from games.ictc.library import find_design, glossary, label, require_maker, with_design
-from games.ictc.palette import Palette
-from games.ictc.similarity import Assessment, assess
+from games.ictc.palette import Palette, in_order
+from games.ictc.similarity import Assessment, assess, same_rules
 from games.ictc.state import (
     STARTER,
     Design,
@@ -28,7 +28,7 @@ from games.ictc.state import (
     ReviewStatus,
     Version,
 )
-from games.ictc.views import card_text, near_text
+from games.ictc.views import card_text, colour_names, near_text
 from games.nomic.context import Context
 
 MAX_DESIGNS = 300
@@ -67,9 +67,11 @@ def _assessment(state: LibraryState, design: Design, fields: CardFields) -> Asse
     found = assess(fields, design.owner, design.id, state.designs.values(), state.options)
     if found.blocked:
         close = ", ".join(near_text(state, n) for n in found.blocked)
+        alike = any(same_rules(fields, state.designs[n.design].current.fields) for n in found.blocked)
+        why = " (the same rules in a battle: type, cost, CR or output and script; new words do not change them)"
         raise BlockedError(
             f"{fields.name} is too close to another member's protected design ({close}; refused from"
-            f" {state.options.block_at:.2f}); change it further, or make something of your own"
+            f" {state.options.block_at:.2f}){why if alike else ''}; change it further, or make something of your own"
         )
     return found
 
@@ -137,6 +139,13 @@ def apply_submit(state: LibraryState, ctx: Context, action: SubmitCard) -> Step:
     require_maker(design, ctx, "submit it")
     if design.status is not DesignStatus.DRAFT:
         raise CardStateError(f"{design.name} was submitted already; its approvals are under way")
+    missing = _outside(design.current.fields, state.options.palette)
+    if missing:
+        raise CardStateError(
+            f"{design.name} uses colours this server no longer has ({colour_names(missing)}; the"
+            f" {state.options.palette.value} palette has {state.options.palette.describe()}): change them with"
+            f" `!card edit #{design.id} | cost: ... | colours: ...` first"
+        )
     found = _assessment(state, design, design.current.fields)
     version = _assessed(design.current, found)
     design = design.model_copy(update={"versions": (*design.versions[:-1], version), "status": DesignStatus.PENDING})
@@ -226,13 +235,16 @@ def apply_option(state: LibraryState, ctx: Context, action: SetOption) -> Step:
     return Step(state.model_copy(update={"meta": meta}), (Note(said),))
 
 
+def _outside(fields: CardFields, palette: Palette) -> str:
+    """The colour letters of a card's colours and cost that ``palette`` lacks."""
+    return "".join(in_order((set(fields.colours) | set(fields.cost.letters)) - set(palette.letters)))
+
+
 def _check_palette(state: LibraryState, palette: Palette) -> None:
-    """A palette is changed only when every member's design keeps within it."""
+    """A palette is changed only when every member's shown design keeps within it. Drafts do not hold
+    it (nobody else may know of them): a draft outside it is changed before it is submitted."""
     outside = [
-        d
-        for d in state.designs.values()
-        if d.owner != STARTER
-        and not (set(d.current.fields.colours) | set(d.current.fields.cost.letters)) <= set(palette.letters)
+        d for d in state.designs.values() if d.owner != STARTER and d.visible and _outside(d.current.fields, palette)
     ]
     if outside:
         listed = ", ".join(label(state, d) for d in outside[:5])

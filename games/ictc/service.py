@@ -79,6 +79,8 @@ class LibraryOutcome:
     notes: tuple[Note, ...] = ()
     error: RuleError | None = None
     duplicate: bool = False
+    private: bool = False
+    """The refusal goes to the member alone: it is about their own draft, or something only they see."""
 
     @property
     def accepted(self) -> bool:
@@ -197,10 +199,11 @@ class LibraryService:
         except RuleError as exc:
             return LibraryOutcome(error=exc)
         if not action.changes_state:
+            state = await self.state(guild)
             try:
-                return LibraryOutcome(notes=tuple(engine.query(await self.state(guild), ctx, action)))
+                return LibraryOutcome(notes=tuple(engine.query(state, ctx, action)))
             except RuleError as exc:
-                return LibraryOutcome(error=exc)
+                return LibraryOutcome(error=exc, private=engine.refused_privately(state, ctx, action))
         return await self.act(guild, ctx, action, source_line=source_line)
 
     async def act(
@@ -214,7 +217,7 @@ class LibraryService:
             try:
                 step = engine.apply(state, ctx, action)
             except RuleError as exc:
-                return LibraryOutcome(error=exc)
+                return LibraryOutcome(error=exc, private=engine.refused_privately(state, ctx, action))
             if step.state is state:
                 return LibraryOutcome(notes=step.notes)
             stored = await self._store.commit(

@@ -2,9 +2,11 @@
 
 Only cards of the same type are compared. The score mixes the description's text (``difflib``'s
 ratio, with the restrictions), the cost (each colour within one counts as the same), the CR or the
-output, and the keywords (Jaccard). Against another member's *protected* design, a score of
-``block_at`` (0.85) or more refuses the submission and one of ``flag_at`` (0.6) or more flags it for
-the approvers. Copying an unprotected design is allowed; the three nearest designs are always shown.
+output, and the keywords (Jaccard). A card with a script whose type, cost, CR or output and script
+are another's is the same card in a battle whatever its words: it scores 1. Against another member's
+*protected* design, a score of ``block_at`` (0.85) or more refuses the submission and one of
+``flag_at`` (0.6) or more flags it for the approvers. Copying an unprotected design is allowed; the
+three nearest designs are always shown.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from games.ictc.cards import CardFields, CardType
+from games.ictc.cards import CardFields, CardType, script_of
 from games.ictc.cost import Cost
 from games.ictc.state import Design, LibraryOptions, Near
 
@@ -76,10 +78,33 @@ def text_similarity(a: str | tuple[str, ...], b: str | tuple[str, ...]) -> float
     return difflib.SequenceMatcher(None, first, second, autojunk=False).ratio()
 
 
+def _script(text: str | None) -> str | None:
+    """A stored script as a battle reads it (spacing and case aside): its canonical text."""
+    script = script_of(text)
+    return script.text() if script is not None and script.clauses else None
+
+
+def same_rules(a: CardFields, b: CardFields) -> bool:
+    """Whether a battle carries out both cards alike: the same type, cost, CR or output and script.
+
+    Only cards with a script: without one a card's words are its rules, and a bare cost and CR (a
+    Soldier that only fights) are nobody's design. Nearly the same rules (a cost one apart) are
+    another card, left to the score.
+    """
+    if a.type is not b.type or a.script is None or b.script is None:
+        return False
+    if (a.cost, a.cr, a.output) != (b.cost, b.cr, b.output):
+        return False
+    return a.script == b.script or _script(a.script) == _script(b.script)
+
+
 def similarity(a: CardFields, b: CardFields) -> float:
-    """0 (nothing alike, or different types) to 1 (the same card, whatever its name)."""
+    """0 (nothing alike, or different types) to 1 (the same card, whatever its name, or the same rules
+    in a battle whatever its words)."""
     if a.type is not b.type:
         return 0.0
+    if same_rules(a, b):
+        return 1.0
     w_text, w_cost, w_stat, w_kw = _WEIGHTS[a.type]
     score = w_text * text_similarity(_words(a), _words(b)) + w_cost * cost_similarity(a.cost, b.cost)
     score += w_kw * _jaccard(a.keyword_names(), b.keyword_names())

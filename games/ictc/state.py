@@ -146,6 +146,11 @@ class Design(_Frozen):
     def version(self, number: int) -> Version | None:
         return self.versions[number - 1] if 1 <= number <= len(self.versions) else None
 
+    def public(self, version: Version) -> bool:
+        """Whether everyone may see ``version``: the one submitted and every later one. The versions
+        a design had while it was a draft stay its maker's, after it is shown too."""
+        return self.visible and version.assessed
+
 
 class Copy(_Frozen):
     """One printed card: a design at the version it was minted, owned by a member."""

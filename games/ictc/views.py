@@ -118,13 +118,20 @@ def card_text(state: LibraryState, design: Design, version: Version | None = Non
     return "\n".join(lines)
 
 
-def history_text(state: LibraryState, design: Design) -> str:
+def history_text(state: LibraryState, design: Design, *, drafts: bool) -> str:
+    """The design's versions; ``drafts``: with those it had as a private draft (for its maker alone),
+    else from the one submitted on, the drafts before it only counted."""
     lines = [f"{label(state, design)}: {len(design.versions)} version{'s' if len(design.versions) != 1 else ''}"]
+    hidden = 0 if drafts else sum(1 for v in design.versions if not design.public(v))
+    if hidden:
+        lines.append(
+            f"v1-v{hidden}: drafts, seen only by its maker" if hidden > 1 else "v1: a draft, seen only by its maker"
+        )
     previous = None
-    for version in design.versions:
+    for version in design.versions[hidden:]:
         fields = version.fields.raw()
         if previous is None:
-            change = "first version"
+            change = "submitted" if hidden else "first version"
         else:
             changed = [k for k in fields if fields.get(k) != previous.get(k)]
             changed += [k for k in previous if k not in fields]
@@ -134,6 +141,15 @@ def history_text(state: LibraryState, design: Design) -> str:
         lines.append(f"v{version.number} ({version.made_at:%Y-%m-%d}): {change}; cost {fields['cost']}; {status}")
         previous = fields
     return "\n".join(lines)
+
+
+def copies_count_text(state: LibraryState, member: str) -> str:
+    """Another member's copies: how many, never which (as ``!inventory`` counts them)."""
+    count = len(state.copies_of(member))
+    name = state.name_of(member)
+    if not count:
+        return f"{name} owns no card copies yet."
+    return f"{name} owns {count} card cop{'y' if count == 1 else 'ies'}; which ones, only {name} sees."
 
 
 def list_text(state: LibraryState, designs: list[Design], title: str) -> str:
