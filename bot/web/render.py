@@ -67,7 +67,12 @@ def environment() -> Environment:
     return env
 
 
+def json_address(path: str) -> str:
+    """The address of a page's JSON twin (``/`` has ``/index.json``)."""
+    return (path.rstrip("/") or "/index") + ".json"
+
+
 def to_html(page: Page) -> str:
     template = environment().get_template(page.template)
-    json_path = (page.path.rstrip("/") or "/index") + ".json" if page.path else None
+    json_path = json_address(page.path) if page.path else None
     return template.render(page=page, data=page.data, g=page.guild, crumbs=page.crumbs, json_path=json_path)
