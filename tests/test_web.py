@@ -5,11 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.web import pages
 from bot.web.render import to_html, to_json
@@ -18,11 +21,23 @@ from bot.web.site import NotFound, Redirect
 from data.read_store import ReadOnlyError, ReadStore
 from games.nomic.actions import OfferTrade, PresentHand
 from games.nomic.items import Items
-from games.nomic.phases import Phase
+from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
 
-from .support import FRIDAY, apply, cards, give, new_round
-from .web_support import GUILD, read_only_site, render, replay_into, replay_season
+from .support import FRIDAY, SATURDAY, apply, cards, give, new_round, tick
+from .web_support import (
+    GUILD,
+    HOSTILE_GUILD,
+    HOSTILE_NAMES,
+    RTL_WORD,
+    isolation_faults,
+    read_only_site,
+    render,
+    replay_hostile_season,
+    replay_into,
+    replay_season,
+    strings_of,
+)
 
 WEEK_1 = "2026-12-06"
 WEEK_2 = "2026-12-13"
@@ -332,6 +347,66 @@ async def test_mid_week_the_lots_their_high_bids_and_the_hands_presented(tmp_pat
         assert home["hands_presented"] == 3
 
 
+PAGES = [
+    "/", "/g/sim", "/g/sim/week", "/g/sim/ruleset", "/g/sim/ruleset/history", "/g/sim/ruleset/v/2",
+    "/g/sim/ruleset/diff/3/1", "/g/sim/players", "/g/sim/players/dave", "/g/sim/proposals", "/g/sim/proposals/2",
+    "/g/sim/rulings", "/g/sim/rulings/3", "/g/sim/games", "/g/sim/season", f"/g/sim/season/{WEEK_2}",
+]  # fmt: skip
+
+
+async def test_what_members_wrote_is_isolated_for_direction_on_every_page(tmp_path: Path) -> None:
+    """Names, proposals, requests and rulings with overrides, isolates and zero-width characters disguise
+    nothing: each sits in an isolate of its own, what follows it is outside, and names show what they hide."""
+    from bot.web.site import Site
+    from games.nomic.service import RoundService
+
+    db = tmp_path / "hostile.db"
+    await replay_hostile_season(db)
+    read = await ReadStore.open(db)
+    try:
+        site = Site(read, RoundService(read), live=False, names=lambda _: HOSTILE_GUILD)
+        shown = [await site.page(path) for path in ("/", "/g/sim", *(p for p in PAGES[2:] if "players/" not in p))]
+        shown += [await site.page(f"/g/sim/season/{week}") for week in ("2026-12-06", "2026-12-20")]
+        head, state, _ = await site.guild("sim")
+        season = await site.season("sim")
+        proposals = await site.proposals("sim", state)
+        shown += [await site.page(f"/g/sim/proposals/{p.number}") for p in proposals]
+        shown += [await site.page(f"/g/sim/rulings/{r.number}") for r in await site.requests("sim", state)]
+        shown += [  # a name like these has no address: its page is made here
+            pages.player_page(head, member, state, season, proposals)
+            for member in HOSTILE_NAMES.values()
+            if pages.known_member(member, state, season, proposals)
+        ]
+        # a typed @name loses what it hides, so these names get no cards to present in the scenario: here they do
+        placed = new_round(Phase.BARTERING, at=FRIDAY, players=list(HOSTILE_NAMES.values())[:3])
+        for name, hand in zip(placed.players, ("2S 3S 4S 5S 6S", "AC AD AH KS KC", "3D 3C 9H 9D 2C"), strict=True):
+            placed = apply(give(placed, name, hand=hand), name, PresentHand(cards=cards(hand)))
+        shown.append(pages.week_page(head, placed, placed.clock))
+        placed = tick(placed, SATURDAY, BoundaryKind.PLACEMENTS)
+        assert len(placed.last_placements) == 3
+        shown.append(pages.week_page(head, placed, placed.clock))
+        assert any(RTL_WORD in s for page in shown for s in strings_of(page.data))  # the members' texts are there
+        for page in shown:
+            html = to_html(page)
+            written = [*strings_of(page.data), page.title, HOSTILE_GUILD, *(label for label, _ in page.crumbs)]
+            assert isolation_faults(html, written) == [], page.path
+            assert "<b>" not in html, page.path
+            assert "<i>" not in html, page.path
+        players = to_html(await site.page("/g/sim/players"))
+        unseen = '<span class="unseen">⟨U+{}⟩</span>'.format
+        dave = f"{unseen('2067')}&lt;i&gt;dave{unseen('2069')}{unseen('2069')}&amp;{unseen('200B')}"
+        assert f"<bdi>{dave}</bdi>" in players  # the hidden characters shown, the markup escaped
+        assert f"<bdi>{unseen('202E')}ecila</bdi>" in players  # never "alice"
+        assert "<bdi>בוב</bdi>" in players
+        mod = f"moderator m{unseen('200D')}od{unseen('061C')}{unseen('200F')}{unseen('2066')}"
+        assert f"<bdi>{mod}</bdi>" in to_html(await site.page("/g/sim/ruleset"))
+        assert "<title>Players · \u2068⟨U+202E⟩SERVER⟨U+200B⟩\u2069</title>" in players
+        _, data = await render(site, "/g/sim/players")
+        assert {p["name"] for p in data["players"]} == set(HOSTILE_NAMES.values()) - {HOSTILE_NAMES["mod"]}
+    finally:
+        await read.close()
+
+
 def _all_pages(state: Any, g: pages.GuildHead) -> list[pages.Page]:
     now = state.clock
     return [
@@ -450,3 +525,63 @@ def test_archived_kinds_are_the_ones_the_site_reads() -> None:
 
     assert set(KIND_OF) == {Proposal, JudgeRequest, RulesetVersion}
     assert isinstance(Season(GUILD).weeks, dict)
+
+
+def _directions_closed(text: str) -> bool:
+    """Whether every direction each line of the text opens is closed in it, and it closes none it did not
+    open: taking out innermost pairs (an opening right before its close) leaves no control."""
+    for line in text.split("\n"):
+        left = re.sub(r"[^\u202a-\u202e\u2066-\u2069]", "", line)
+        while (fewer := re.sub(r"[\u202a\u202b\u202d\u202e]\u202c|[\u2066\u2067\u2068]\u2069", "", left)) != left:
+            left = fewer
+        if left:
+            return False
+    return True
+
+
+DIRECTIONAL = st.text(st.sampled_from("ab א\n\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), max_size=30)
+
+
+@given(DIRECTIONAL)
+def test_a_text_s_directions_are_closed_within_it_and_nothing_else_changes(text: str) -> None:
+    from bot.web.render import PDF, PDI, balanced
+
+    shown = balanced(text)
+    assert _directions_closed(shown)
+    assert [c for c in shown if c not in {PDF, PDI}] == [c for c in text if c not in {PDF, PDI}]
+    assert balanced(shown) == shown
+
+
+@given(st.text(max_size=30))
+def test_a_name_hides_nothing_and_is_escaped_within_its_own_isolate(name: str) -> None:
+    from bot.web.render import member
+
+    html = str(member(name))
+    assert html.startswith("<bdi>")
+    assert html.endswith("</bdi>")
+    inner = html[len("<bdi>") : -len("</bdi>")]
+    assert "<bdi" not in inner
+    assert "</bdi" not in inner
+    assert not any(unicodedata.category(c) in {"Cc", "Zl", "Zp"} for c in inner)
+    assert not set(inner) & set("\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
+    assert "<" not in re.sub(r'<span class="unseen">⟨U\+[0-9A-F]{4,6}⟩</span>', "", inner)
+
+
+def test_names_show_the_characters_they_hide_but_keep_those_emoji_and_scripts_need() -> None:
+    from bot.web.render import member, member_text, said
+
+    unseen = '<span class="unseen">⟨U+{}⟩</span>'.format
+    assert str(member("\u202eecila")) == f"<bdi>{unseen('202E')}ecila</bdi>"
+    assert str(member("al\u200dice")) == f"<bdi>al{unseen('200D')}ice</bdi>"  # joining nothing
+    assert str(member("\u200c")) == f"<bdi>{unseen('200C')}</bdi>"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert str(member(family)) == f"<bdi>{family}</bdi>"
+    assert str(member("می\u200cخواهم")) == "<bdi>می\u200cخواهم</bdi>"  # a Persian non-joiner
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert str(member(scotland)) == f"<bdi>{scotland}</bdi>"
+    assert str(member("bob\U000e0062")) == f"<bdi>bob{unseen('E0062')}</bdi>"
+    assert str(member("\u3164")) == f"<bdi>{unseen('3164')}</bdi>"  # a filler that draws nothing
+    assert str(member("<b>&\"'")) == "<bdi>&lt;b&gt;&amp;&#34;&#39;</bdi>"
+    assert str(member(None)) == ""
+    assert member_text("a\u202eb") == "\u2068a⟨U+202E⟩b\u2069"
+    assert str(said("x \u202e<y>\n\u2069z")) == "<bdi>x \u202e&lt;y&gt;\u202c\nz</bdi>"

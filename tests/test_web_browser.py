@@ -16,7 +16,7 @@ import pytest
 
 from bot.web.record import WebRecord
 
-from .web_support import replay_season
+from .web_support import HOSTILE_GUILD, replay_hostile_season, replay_season
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
@@ -73,6 +73,47 @@ async def site(tmp_path: Path) -> AsyncIterator[str]:
         yield record.url
     finally:
         await record.stop()
+
+
+@pytest.fixture
+async def hostile_site(tmp_path: Path) -> AsyncIterator[str]:
+    """The season of members whose names and texts try to disguise the page, on a server named likewise."""
+    db = tmp_path / "hostile.db"
+    await replay_hostile_season(db)
+    record = await WebRecord.start(db, None, "127.0.0.1", 0, names=lambda _: HOSTILE_GUILD)
+    try:
+        yield record.url
+    finally:
+        await record.stop()
+
+
+GLYPHS = """(cell) => {
+    const out = [];
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        const parent = node.parentElement;
+        const where = parent.closest("a") ? "a" : parent.closest("span.muted") ? "muted" : "";
+        for (let i = 0; i < node.data.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const box = range.getBoundingClientRect();
+            if (box.width > 0) out.push({ch: node.data[i], x: box.left, y: box.top, where: where});
+        }
+    }
+    return out;
+}"""
+"""Each drawn character of an element in reading order: where it is drawn, and whether it is in a link
+(``a``: a member's name) or in small print (``muted``: the ``(judge)`` after a ruling)."""
+
+
+def _drawn_after(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """``after`` is drawn on the line where ``before`` ends, to the right of all of it."""
+    line = after[0]["y"]
+    assert all(abs(g["y"] - line) < 8 for g in after), "what follows wraps: widen the window"
+    ends = [g["x"] for g in before if abs(g["y"] - line) < 8]
+    assert ends, "what follows a member's text is not on its line"
+    assert min(g["x"] for g in after) > max(ends), "what follows a member's text is drawn among its characters"
 
 
 async def _fits_the_phone(page: Any) -> bool:
@@ -142,6 +183,43 @@ async def test_a_replayed_week_in_chromium_from_the_ruleset_to_a_proposal_and_ba
     assert response is not None
     assert response.status == 404
     assert "no such page" in await page.inner_text("main")
+
+
+async def test_a_name_or_text_that_hides_characters_disguises_nothing_in_chromium(
+    hostile_site: str, browser_page: Any
+) -> None:
+    """A right-to-left override in a judge's name neither turns the name round (it would read "alice") nor
+    what follows it; the ruling before it, with its right-to-left words, leaves the judge's name after it."""
+    page = browser_page
+    await page.set_viewport_size({"width": 1400, "height": 900})
+    await page.goto(f"{hostile_site}/g/sim/rulings")
+    cell = page.locator('tr:has(a[href="/g/sim/rulings/2"]) td').nth(4)
+    text = await cell.inner_text()
+    assert "(⟨U+202E⟩ecila)" in text
+    assert "alice" not in text
+    glyphs = await cell.evaluate(GLYPHS)
+    ruling = [g for g in glyphs if g["where"] != "muted"]
+    judge = [g for g in glyphs if g["where"] == "muted"]
+    assert "".join(g["ch"] for g in judge) == "(⟨U+202E⟩ecila)"
+    _drawn_after(ruling, judge)
+    xs = [g["x"] for g in judge]
+    assert xs == sorted(xs), "the judge's name is drawn turned round"
+
+    # a right-to-left name keeps to itself: the comma and the "2nd" after it are drawn after it, not within it
+    await page.goto(f"{hostile_site}/g/sim/season")
+    placed = page.locator('section:has(a[href="/g/sim/season/2026-12-06"]) dt:has-text("Placements") + dd')
+    assert await placed.inner_text() == "1st בוב, 2nd קרול"
+    glyphs = await placed.evaluate(GLYPHS)
+    first = [g for g in glyphs[: len("1st בוב")] if g["where"] == "a"]
+    following = glyphs[len("1st בוב") : len("1st בוב, 2nd")]
+    assert "".join(g["ch"] for g in first) == "בוב"
+    assert "".join(g["ch"] for g in following).strip() == ", 2nd"
+    _drawn_after(first, [g for g in following if g["ch"].strip()])
+
+    await page.goto(f"{hostile_site}/g/sim")
+    assert await page.inner_text("h1") == "⟨U+202E⟩SERVER⟨U+200B⟩"
+    assert await page.title() == "\u2068⟨U+202E⟩SERVER⟨U+200B⟩\u2069 · \u2068⟨U+202E⟩SERVER⟨U+200B⟩\u2069"
+    await _shot(page, "hostile-home.png")
 
 
 def test_the_artifacts_folder_is_ignored_by_git() -> None:

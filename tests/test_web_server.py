@@ -12,6 +12,9 @@ from typing import Any
 
 import aiohttp
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from yarl import URL
 
 from bot.__main__ import main
 from bot.router import Router
@@ -86,6 +89,135 @@ async def test_bad_paths_and_unknown_guilds_are_404s_never_a_traceback(served: W
     assert json.loads(body)["error"] == "not found"
     status, _, _ = await _get(base + "/g/sim", method="POST")
     assert status == 405
+
+
+HOSTILE_ADDRESSES = [
+    "/%09/evil.example/", "/%09/evil.example", "/%09%09/evil.example/", "//evil.example", "//evil.example/",
+    "///evil.example/", "/\\evil.example", "/\\evil.example/", "/\\/evil.example/", "/%2F%2Fevil.example/",
+    "/%2F/evil.example/", "/%5Cevil.example/", "/%5C%5Cevil.example/", "/%5C/evil.example/",
+    "/%0d%0aLocation:%20http://evil.example/", "/%0D%0ALocation:%20//evil.example/", "/%0a/evil.example/",
+    "/%0d/evil.example/", "/%00/evil.example/", "/%20/evil.example/", "/%C2%A0/evil.example/",
+    "/%E3%80%80/evil.example/", "/%E2%80%8B/evil.example/", "/%E2%80%AE/evil.example/", "/%EF%BB%BF/evil.example/",
+    "/%E2%88%95%E2%88%95evil.example/", "/%EF%BC%8F%EF%BC%8Fevil.example/", "/%E2%81%84%E2%81%84evil.example/",
+    "/.//evil/", "/./evil.example/", "/.%2F/evil.example/", "/%2e/%2fevil.example/", "/%2e%2e//evil.example/",
+    "/%252F%252Fevil.example/", "/%255Cevil.example/", "/%2509/evil.example/", "/https://evil.example/",
+    "/https:/evil.example/", "/https:evil.example/", "/javascript:alert(1)/", "/g/sim/%09/evil.example/",
+    "/g/sim//evil.example/", "/g/sim/..//evil.example/", "/g/%09/evil.example/", "/g/sim/%2F%2Fevil.example/",
+    "/g/sim/players/%5C%5Cevil.example/", "/%09/evil.example/.json", "/%2F%2Fevil.example/.json",
+    "/g/sim/ruleset/diff?from=%2F%2Fevil.example&to=1", "/g/sim/ruleset/diff/?from=1&to=//evil.example",
+]  # fmt: skip
+"""Addresses that try to make the site send a browser elsewhere: a tab or a backslash a browser drops or
+reads as a slash, slashes and backslashes encoded once or twice, lookalike slashes, CR LF, schemes."""
+RAW_ADDRESSES = [
+    "/\t/evil.example/", "/ /evil.example/", "/\\evil.example/", "/\u2215\u2215evil.example/",
+    "/\uff0f\uff0fevil.example/", "/\u3000/evil.example/", "/\x0b/evil.example/", "/\x0c/evil.example/",
+]  # fmt: skip
+"""The same, sent as they are (not percent-encoded) in the request line."""
+
+
+def _same_site(location: str) -> bool:
+    """Whether a browser following ``location`` stays on the site, whatever it drops or decodes first."""
+    from urllib.parse import unquote, urljoin, urlsplit
+
+    if not location.isascii() or not location.isprintable() or " " in location or "\\" in location:
+        return False
+    seen = location
+    for _ in range(3):  # a proxy or a browser may decode once more
+        if not seen.startswith("/") or seen[1:2] in {"/", "\\"}:
+            return False
+        if any(not c.isprintable() or c.isspace() or c == "\\" for c in seen):
+            return False
+        seen = unquote(seen)
+    return urlsplit(urljoin("https://site.example/g/sim", location)).netloc == "site.example"
+
+
+async def test_no_address_sends_a_browser_off_the_site(served: WebRecord) -> None:
+    """Every answer to a hostile address is a 404 or a redirect to a page of the site itself."""
+    for path in HOSTILE_ADDRESSES:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(URL(served.url + path, encoded=True), allow_redirects=False) as response,
+        ):
+            location = response.headers.get("Location")
+            assert response.status == 404 or (response.status in {301, 302, 303, 307, 308}), path
+            assert location is None or _same_site(location), (path, location)
+            if location is not None:
+                status, _, _ = await _get(served.url + location)
+                assert status == 200, (path, location)  # a redirect leads to a page, never to a 404 or further
+    host, port = "127.0.0.1", served.server.port
+    for raw in RAW_ADDRESSES:
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            writer.write(f"GET {raw} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            answer = (await reader.read()).decode("latin-1")
+        finally:
+            writer.close()
+        head = answer.partition("\r\n\r\n")[0].split("\r\n")
+        status = int(head[0].split()[1])
+        location = next((h.split(":", 1)[1].strip() for h in head[1:] if h.lower().startswith("location:")), None)
+        assert status in {400, 404} or location is not None, (raw, head[0])
+        assert location is None or _same_site(location), (raw, location)
+
+
+async def test_a_page_s_address_with_a_slash_after_it_still_leads_to_the_page(served: WebRecord) -> None:
+    for path, page in (
+        ("/g/sim/", "/g/sim"), ("/g/sim/week/", "/g/sim/week"), ("/g/sim/proposals/1/", "/g/sim/proposals/1"),
+        ("/g/sim/week/.json", "/g/sim/week.json"),
+        ("/g/sim/ruleset/diff.json?from=1&to=3", "/g/sim/ruleset/diff/1/3.json"),
+    ):  # fmt: skip
+        status, _, headers = await _get(served.url + path)
+        assert (status, headers.get("Location")) == (303, page), path
+    for path in ("/g/nowhere/", "/g/sim/proposals/99/", "/nothing/"):  # nothing there: no redirect to it
+        status, _, headers = await _get(served.url + path)
+        assert (status, headers.get("Location")) == (404, None), path
+
+
+async def test_a_redirect_off_the_site_is_never_sent_whatever_asks_for_it(
+    served: WebRecord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last guard: the server sends a Location only when it is a path of the site itself."""
+    from bot.web.site import Redirect
+
+    asked: list[str] = []
+
+    async def away(path: str, query: Any = None) -> Any:
+        raise Redirect(asked[-1])
+
+    monkeypatch.setattr(served.site, "page", away)
+    for location in ("//evil.example", "/\t/evil.example", "/\\evil.example", "https://evil.example/", "/%2F/x",
+                     "/%5Cx", "/%0d%0aSet-Cookie:%20a=b", "/%250d%250a", "/\u2215\u2215x", "", "g/sim"):  # fmt: skip
+        asked.append(location)
+        status, body, headers = await _get(served.url + "/g/sim/")
+        assert (status, headers.get("Location")) == (404, None), location
+        assert "no such page" in body
+    asked.append("/g/sim/week")
+    status, _, headers = await _get(served.url + "/g/sim/")
+    assert (status, headers.get("Location")) == (303, "/g/sim/week")
+
+
+def test_same_site_takes_the_site_s_own_addresses_and_nothing_that_leaves_it() -> None:
+    from bot.web.site import same_site
+
+    for good in ("/", "/g/sim", "/g/sim/ruleset/diff/1/3", "/g/sim/week.json", "/g/sim/players/a%20b", "/g/%C3%A9"):
+        assert same_site(good), good
+    for bad in (
+        "//evil.example", "///evil.example", "/\\evil.example", "\\\\evil.example", "/%2F/evil.example",
+        "/%2f%2fevil.example", "/%5Cevil.example", "/%5c/evil.example", "/%252F%252Fevil.example", "/%255Cevil.example",
+        "/%09/evil.example", "/%2509/evil.example", "/%0d%0aLocation:%20http://evil.example", "/\t/evil.example",
+        "/\n/evil.example", "/\u2215\u2215evil.example", "/\uff0fevil.example", "https://evil.example",
+        "http:evil.example", "javascript:alert(1)", "evil.example", " /evil.example", "/evil example", "/%zz", "",
+    ):  # fmt: skip
+        assert not same_site(bad), bad
+
+
+@given(st.lists(st.text(st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1), max_size=4))
+def test_every_address_the_pages_make_is_one_a_redirect_may_name(parts: list[str]) -> None:
+    from bot.web.pages import GuildHead
+    from bot.web.site import same_site
+
+    g = GuildHead("1234", "x")
+    assert same_site(g.url(*parts))
+    assert same_site(g.base)
 
 
 async def test_a_failure_while_making_a_page_is_a_plain_500(served: WebRecord, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,6 +79,8 @@ class Page:
     """(label, address) of the pages above this one."""
     hidden: bool = False
     """The guild's moderators keep it off the front page: search engines are asked to leave it out too."""
+    named: bool = False
+    """The title is a name a member chose (a player's, the server's): shown isolated, as every name is."""
 
     @property
     def large(self) -> bool:
@@ -267,7 +269,7 @@ def home_page(
             "season": g.url("season"),
         },
     }
-    return Page(g.name, "home.html", data, g.base, g)
+    return Page(g.name, "home.html", data, g.base, g, named=True)
 
 
 def week_page(g: GuildHead, state: RoundState, now: datetime) -> Page:
@@ -481,7 +483,7 @@ def player_page(
         "judge_terms": terms,
     }
     crumbs = ((g.name, g.base), ("Players", g.url("players")))
-    return Page(name, "player.html", data, g.url("players", member), g, crumbs)
+    return Page(name, "player.html", data, g.url("players", member), g, crumbs, named=True)
 
 
 def proposals_page(g: GuildHead, state: RoundState, proposals: Sequence[Proposal]) -> Page:

@@ -15,8 +15,8 @@ from dataclasses import replace
 from aiohttp import web
 
 from bot.web.pages import not_found_page
-from bot.web.render import to_html, to_json
-from bot.web.site import NotFound, Redirect, Site
+from bot.web.render import json_address, to_html, to_json
+from bot.web.site import NotFound, Redirect, Site, same_site
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,11 @@ async def _handle(request: web.Request) -> web.StreamResponse:
     except NotFound:
         page, status = not_found_page(path), 404
     except Redirect as moved:
-        raise web.HTTPSeeOther(moved.location, headers=HEADERS) from None
+        location = json_address(moved.location) if as_json else moved.location
+        if same_site(location):
+            raise web.HTTPSeeOther(location, headers=HEADERS) from None
+        log.warning("web record: a redirect off the site refused: %r", location[:200])
+        page, status = not_found_page(path), 404
     except Exception:
         log.exception("web record: %s failed", request.path[:200])
         return web.Response(text=FAILED, status=500, content_type="text/html", headers=HEADERS)

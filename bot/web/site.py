@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
+from urllib.parse import unquote
 
 from pydantic import BaseModel
 
@@ -38,6 +40,12 @@ _NUMBER = re.compile(r"^[1-9][0-9]{0,8}$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MEMBER = re.compile(r"^[\w.\-]{1,64}$")
 MAX_PATH = 300
+_UNSEEN = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+"""Controls, format characters (bidi, zero-width) and spaces: no address of the record has one, and a
+browser drops or reads some of them (a tab, a backslash) so that ``/\t/x`` or ``/\\x`` means another site."""
+_BREAKS = frozenset({"Cc", "Zl", "Zp"})
+"""Controls and line breaks: never in a Location (CR LF would start a header of its own)."""
+_LOCATION = re.compile(r"/(?![/\\])(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*")
 
 ON, HIDDEN, OFF = "on", "hidden", "off"
 
@@ -52,6 +60,29 @@ class Redirect(Exception):  # noqa: N818 - an answer (HTTP 303), not a fault
     def __init__(self, location: str) -> None:
         super().__init__(location)
         self.location = location
+
+
+def _plain_path(path: str) -> bool:
+    """A path a browser reads as written: one leading slash, no backslash, nothing unseen."""
+    if "//" in path or "\\" in path or not path.startswith("/"):
+        return False
+    if path.isascii():
+        return path.isprintable() and " " not in path
+    return not any(unicodedata.category(ch) in _UNSEEN for ch in path)
+
+
+def same_site(location: str) -> bool:
+    """Whether a redirect to ``location`` keeps a browser on this site: a path of one leading slash in plain
+    ASCII, which stays one however often something on the way percent-decodes it (``/%2F%2Fx``, ``/%5Cx``
+    or ``/%09/x`` would not) and never carries a control character or a line break."""
+    if not _LOCATION.fullmatch(location):
+        return False
+    seen = location
+    for _ in range(3):
+        seen = unquote(seen)
+        if seen.startswith(("//", "/\\")) or any(unicodedata.category(ch) in _BREAKS for ch in seen):
+            return False
+    return True
 
 
 def _number(text: str) -> int:
@@ -187,10 +218,12 @@ class Site:
 
     async def page(self, path: str, query: dict[str, str] | None = None) -> Page:
         """The page at ``path`` (without ``.json``); ``NotFound`` or ``Redirect`` when it is none."""
-        if len(path) > MAX_PATH or "//" in path or not path.startswith("/"):
+        if len(path) > MAX_PATH or not _plain_path(path):
             raise NotFound(path[:40])
         if len(path) > 1 and path.endswith("/"):
-            raise Redirect(path.rstrip("/"))  # one address a page: /g/sim/ is /g/sim
+            # one address a page: /g/sim/ is /g/sim, and only a page that exists is pointed to, by its own address
+            found = await self.page(path.rstrip("/"), query)
+            raise Redirect(found.path)
         parts = path.split("/")[1:] if path != "/" else []
         if not parts:
             return pages.index_page(await self.listed())
