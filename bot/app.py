@@ -633,6 +633,8 @@ class NomicBot(commands.Bot):
             return
         ctx = await self.get_context(message)
         if ctx.prefix is None:
+            if message.guild is not None and isinstance(message.channel, discord.Thread):
+                await self._screen(message, message.guild)
             return  # not a command: the events cog reads proposals and candidacies
         if message.guild is None:
             # a DM: a move at a thread game's table (a secret vote, say), or a pointer to the server
@@ -647,6 +649,17 @@ class NomicBot(commands.Bot):
             await self.run_command(ctx, command_text(message.content, self.settings.command_prefix))
             return
         await self.invoke(ctx)
+
+    async def _screen(self, message: discord.Message, guild: discord.Guild) -> None:
+        """Talk in a thread this process holds: a table's secret move typed without the prefix is
+        removed and refused privately (``TableDesk.screen``); other talk is left alone."""
+        if not self.keeper.owns(str(guild.id)):
+            return
+        with acting_for(str(guild.id), guild.shard_id):
+            try:
+                await self.desk.screen(message)
+            except OwnedElsewhereError as exc:
+                log.warning("%s", exc)
 
     async def on_command_error(self, ctx: commands.Context[Any], error: commands.CommandError, /) -> None:
         """Errors are answers: never a traceback in the channel, never silence."""

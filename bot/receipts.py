@@ -11,6 +11,11 @@ hundred bidders' lines fill it), those who waited longest are shown and the rest
 before anyone answered already. A refused bid also reaches its bidder by DM when their
 DMs are open, at a pace of its own. Slash ``/bid`` is answered by its interaction, which counts
 against no channel.
+
+Which message is a channel's is kept in the store (``guild_messages``, role ``receipts:CHANNEL``), as
+the lot board is, so a restarted bot edits or replaces that message rather than leaving it behind with
+lines nobody updates. The lines come back from the round itself: each bidder's latest bid still on
+its lot within the last minutes (a refused bid is in no log: its bidder had it by DM already).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -82,10 +88,17 @@ class _Desk:
     """Member id to their bids, the member who bid longest ago first."""
     refusals: dict[int, tuple[discord.Member, list[str]]] = field(default_factory=dict)
     """Refusals to tell by DM once the message shows them."""
-    message: discord.Message | None = None
+    message: discord.Message | discord.PartialMessage | None = None
     last: float = float("-inf")
     dirty: bool = False
     task: asyncio.Task[None] | None = None
+    loaded: bool = False
+    """The store's message and the round's recent bids were read (once, after a start)."""
+
+
+def role_of(channel: discord.abc.Snowflake) -> str:
+    """The channel's message among those the store keeps per guild (``Store.message``)."""
+    return f"receipts:{channel.id}"
 
 
 def refusal_of(text: str) -> str:
@@ -170,9 +183,40 @@ class BidReceipts:
             del desk.bids[member]
         return [_Line(member, bid.line(member), bid.fresh, bid.count) for member, bid in desk.bids.items()]
 
+    async def _load(self, desk: _Desk) -> None:
+        """After a start: the channel's message as the store knows it, and the bids it listed as the
+        round has them, older than (and under) any bid since."""
+        desk.loaded = True
+        channel = desk.channel
+        guild = str(channel.guild.id)
+        kept = await self._bot.db.message(guild, role_of(channel))
+        if desk.message is None and kept is not None and kept[0] == str(channel.id) and kept[1].isdigit():
+            desk.message = channel.get_partial_message(int(kept[1]))
+        state = await self._bot.service.state(guild)
+        if state is None:
+            return
+        now, ticks = self._bot.clock.now(), asyncio.get_running_loop().time()
+        latest: dict[str, tuple[datetime, int, int]] = {}
+        for lot in state.lots.values():
+            for bid in lot.bids:
+                if (now - bid.at).total_seconds() <= SHOWN_FOR and bid.at >= latest.get(bid.player, (bid.at,))[0]:
+                    latest[bid.player] = (bid.at, lot.number, bid.amount)
+        earlier: dict[int, _Bids] = {}
+        for player, (at, lot_number, amount) in sorted(latest.items(), key=lambda item: item[1][0]):
+            if player.isdigit():
+                age = (now - at).total_seconds()
+                earlier[int(player)] = _Bids(ticks - age, taken=(lot_number, amount), fresh=False)
+        for member, since in desk.bids.items():
+            before = earlier.pop(member, None)
+            if before is not None and since.taken is None:
+                since.taken = before.taken
+        desk.bids = {**earlier, **desk.bids}
+
     async def _show(self, desk: _Desk) -> None:
         channel = desk.channel
         guild = channel.guild
+        if not desk.loaded:
+            await self._load(desk)
         lines = self._lines(desk, asyncio.get_running_loop().time())
         if not lines:
             return
@@ -186,6 +230,8 @@ class BidReceipts:
         kept = _pick(lines, TOTAL_LIMIT - len(TITLE) - len(FOOTER) if with_embeds else MESSAGE_LIMIT - len(TITLE) - 6)
         content, shown = _render(kept, len(lines)) if with_embeds else (_plain(kept, len(lines)), [])
         desk.message, old = await self._post(desk, content, shown), desk.message
+        if old is None or old.id != desk.message.id:
+            await self._bot.db.set_message(str(guild.id), role_of(channel), str(channel.id), str(desk.message.id))
         for line in kept:
             bids = desk.bids.get(line.member)
             if bids is not None and bids.count == line.count:  # no newer bid came meanwhile

@@ -431,8 +431,14 @@ class Router:
         itself (a button or a choice of its moves menu). ``private``: only the member saw the command
         (a slash command, a button, a menu), so a secret move is accepted; ``dm``: a DM to the bot.
         """
-        if self.tables is None or (not dm and not commands.is_command(content)):
+        if self.tables is None:
             return None
+        if not dm and not commands.is_command(content):
+            if thread is None or private:
+                return None
+            # talk in a table's thread: a secret move typed without the prefix is still removed
+            screened = await self.tables.screen(guild, content, thread=thread, at=ctx.at)
+            return None if screened is None else [table_post(p) for p in screened]
         if self.arena is not None and not dm and is_challenge_command(content):
             return await self._challenge(guild, ctx, content, resolve, source_line)
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)

@@ -244,6 +244,9 @@ class BallotEngine(EngineDefaults):
     def is_secret(self, action: Vote) -> bool:
         return True
 
+    def secret_words(self) -> frozenset[str]:
+        return frozenset({"vote"})
+
     def legal_actions(self, state: BallotState, seat: str) -> list[Vote]:
         if seat not in self.awaiting(state):
             return []

@@ -214,3 +214,39 @@ async def test_the_board_lives_in_the_board_channel_of_setup(discord_server: Ser
     assert titled(s, s.auctions, BOARD) == []
     assert len(titled(s, lots, BOARD)) == 1
     assert titled(s, s.auctions, RECEIVED), "the answers stay where the bids are"
+
+
+async def restart(s: Server) -> None:
+    """A new client on the same store, as after a deploy or a crash."""
+    old = s.bot
+    await old.release()
+    new = create_bot(old.settings, clock=s.clock, timers=False)
+    await s.env.restart_bot(new)
+    s.bot = new
+
+
+async def test_a_restart_keeps_one_bids_received_message_with_its_lines(discord_server: Server) -> None:
+    s = discord_server
+    await auction(s)
+    await s.alice.send(s.auctions, "!bid 1 10")
+    await s.bob.send(s.auctions, "!bid 9 5")
+    await s.env.advance_time(31)
+    before = titled(s, s.auctions, RECEIVED)
+    assert len(before) == 1
+    await restart(s)
+    await s.carol.send(s.auctions, "!bid 2 7")
+    await s.env.advance_time(31)
+    assert received_lines(s, s.auctions) == [
+        f"{s.alice.mention} ✅ lot 1: 10",
+        f"{s.carol.mention} ✅ lot 2: 7",
+    ], "one message: the accepted bids of before the restart come back from the round, then the new one"
+    assert s.bot_messages(s.auctions)[-1].embeds[0].title == RECEIVED, "below the bids it answers"
+    await s.bob.send(s.auctions, "!bid 1 12")
+    await s.env.advance_time(31)
+    assert received_lines(s, s.auctions) == [
+        f"{s.alice.mention} ✅ lot 1: 10",
+        f"{s.carol.mention} ✅ lot 2: 7",
+        f"{s.bob.mention} ✅ lot 1: 12",
+    ]
+    assert before[0].id not in [m.id for m in s.bot_messages(s.auctions)], "the message of before the restart is gone"
+    assert not s.env.errors

@@ -64,7 +64,6 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A week: a table's thread stays in the channel list while a slow game is under way."""
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
-REMOVED_NOTE = "(I removed your message from the thread so nobody reads it.)"
 
 # --- showing what the service says ------------------------------------------------------------
 
@@ -176,6 +175,20 @@ class TableDesk:
         await self.answer(origin, posts)
         await bot.rearm(guild)
         return True
+
+    async def screen(self, message: discord.Message) -> None:
+        """Talk in a table's thread (no command) that starts with a secret move's word: removed when
+        the bot may, and refused privately, as the move typed with the prefix is."""
+        guild = message.guild
+        if guild is None or self.tables is None:
+            return
+        config = await self.bot.config(guild.id)
+        context = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
+        thread = str(message.channel.id)
+        text = message.content
+        posts = await self.bot.router.table_command(str(guild.id), context, text, thread=thread, resolve=None)
+        if posts:
+            await self.answer(Origin(guild, message.channel, message.author, message, table=thread), posts)
 
     async def direct(self, message: discord.Message, text: str) -> bool:
         """A DM to the bot: a move (often a secret one) at a table the member sits at, named first or alone.
@@ -341,8 +354,26 @@ class TableDesk:
                 member = guild.get_member(int(member_id)) or await guild.fetch_member(int(member_id))
                 for part in chunks(post.text):
                     await member.send(content=part)
-            except discord.HTTPException:
+            except discord.HTTPException as exc:
                 log.info("could not DM a private table message to %s", member_id)
+                table = post.thread or (origin.table if origin is not None else None)
+                if dms_closed(exc) and table is not None:
+                    await self._closed_dms(guild, table, member_id, refused=post.error, origin=origin)
+
+    async def _closed_dms(
+        self, guild: discord.Guild, table: str, member_id: str, *, refused: bool, origin: Origin | None
+    ) -> None:
+        """A member whose DMs are closed learns in the thread where their private part went, naming no card."""
+        found = await self.find(guild.id, table)
+        if found is None:
+            return
+        lang = found.lang
+        button = lobby.engine_of(found).private_words(lang).button
+        key = "dm.closed_refusal" if refused else "dm.closed"
+        text = tr(lang, key, member=f"<@{member_id}>", button=button)
+        place = await self._place(guild, found.name, origin)
+        mention = discord.AllowedMentions(users=[discord.Object(int(member_id))])
+        await self._post(None, place, {"content": text, "allowed_mentions": mention}, table=found.name)
 
     async def _post(
         self,
@@ -439,7 +470,8 @@ class TableDesk:
                 deleted = True
             except discord.HTTPException:
                 log.info("could not delete a secret move typed in %s", getattr(channel, "name", channel))
-        text = post.text + (" " + REMOVED_NOTE if deleted else "")
+        found = await self.find(origin.guild.id, origin.table) if origin.table is not None else None
+        text = post.text + (" " + tr(found.lang if found else "en", "secret.deleted") if deleted else "")
         try:
             await origin.user.send(content=text)
         except discord.HTTPException:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.nuclear.actions import (
+    SECRET_KINDS,
     Abstain,
     Count,
     EndTalk,
@@ -62,6 +63,8 @@ WORDS: dict[str, str] = {
     "收回": "withdraw",
     "收": "withdraw",
 }
+SECRET_WORDS = frozenset(word.casefold() for word, verb in WORDS.items() if verb in SECRET_KINDS)
+"""The words of the moves that stay hidden (a vote, a gift, a reveal-or-withdraw), in both languages."""
 _FILLER = {"to", "給", "@"}
 COMMAND_KEYS = ("propose", "vote", "place", "give", "transfer", "promise", "end", "count", "reveal", "withdraw")
 

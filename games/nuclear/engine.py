@@ -85,6 +85,9 @@ class NuclearEngine(EngineDefaults):
     def is_secret(self, action: NuclearAction) -> bool:
         return action.kind in SECRET_KINDS
 
+    def secret_words(self) -> frozenset[str]:
+        return commands.SECRET_WORDS
+
     def private_words(self, lang: str) -> PrivateWords:
         return PrivateWords(t(lang, "private.name"), t(lang, "private.title"), t(lang, "private.button"))
 

@@ -165,13 +165,15 @@ def _check_move(state: SardiniState, i: int, attempt: Attempt, action: PlayMove)
         raise IllegalActionError(t("en", "error.move_done", n=action.move))
     if not action.cards:
         raise IllegalActionError(t("en", "error.no_cards", n=action.move))
+    # what the named cards are is checked before whether they are held: a refusal everyone reads
+    # must not depend on the hand (which is told to the player alone: ``MissingCardError``)
+    why = explain(trick.moves[action.move - 1], action.cards)
+    if why is not None:
+        raise IllegalActionError(t("en", "error.move_not_met", n=action.move, why=why))
     hand = set(state.hands[i])
     missing = [c for c in dict.fromkeys(action.cards) if c not in hand]
     if missing:
         raise MissingCardError(t("en", "error.not_in_hand", cards=" ".join(code(c) for c in missing)))
-    why = explain(trick.moves[action.move - 1], action.cards)
-    if why is not None:
-        raise IllegalActionError(t("en", "error.move_not_met", n=action.move, why=why))
 
 
 # --- carrying out -----------------------------------------------------------------------------

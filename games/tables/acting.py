@@ -263,6 +263,9 @@ class Acting(TableCore):
         """
 
         def move(found: Table) -> TableAction:
+            if not private and lobby.is_secret_text(found, text):
+                # refused before it is read: a typo's refusal would repeat what follows the word
+                raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name))
             parsed = lobby.parse_move(found, actor.id, text, seat_resolver(found, members), moderator=actor.moderator)
             if lobby.is_secret_move(found, parsed):
                 if not private:

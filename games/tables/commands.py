@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from games.tables import lobby
-from games.tables.acting import Acting
-from games.tables.core import Actor, TableOutcome, error_text, framework_error
+from games.tables.acting import Acting, SecretInOpenError
+from games.tables.core import Actor, TableOutcome, error_text, framework_error, refusal
 from games.tables.engine import BadCommandError, GameRuleError
 from games.tables.i18n import DEFAULT, normalise, tr
-from games.tables.model import TABLE_NAME, Table, TableError
+from games.tables.model import TABLE_NAME, Table, TableError, TableStatus
 from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
 from games.tables.players import MemberLookup
 from games.tables.posts import TablePost
@@ -192,7 +192,17 @@ class CommandPath(Acting):
                 private=private,
             )
         except GameRuleError as exc:
-            return [TablePost(error_text(exc, table.lang), error=True, kind="error")]
+            return [refusal(exc, table.lang, actor.id)]
+
+    async def screen(self, guild: str, content: str, *, thread: str, at: datetime) -> list[TablePost] | None:
+        """Text in a table's thread that is no command but starts with a secret move's word (``vote P04``,
+        ``/give P12 @bob``) while the game is played: refused privately (kind ``secret``, so the adapter
+        removes it), as the same move typed with ``!`` is. None: ordinary talk, left alone."""
+        table = await self.find(guild, thread)
+        if table is None or table.status is not TableStatus.PLAYING or not lobby.is_secret_text(table, content):
+            return None
+        why = SecretInOpenError(tr(table.lang, "secret.refused", table=table.name))
+        return [TablePost(error_text(why, table.lang), private=True, error=True, kind="secret", at=at)]
 
     async def _language_at(self, guild: str, thread: str | None) -> str:
         """The language of the table whose thread ``thread`` is; English when it is none."""
@@ -249,7 +259,7 @@ class CommandPath(Acting):
                 or []
             )
         except GameRuleError as exc:
-            return [TablePost(error_text(exc, table.lang), error=True, kind="error")]
+            return [refusal(exc, table.lang, actor.id)]
         if posts and not any(p.private or p.error or p.table is None or actor.id in p.to for p in posts):
             # the thread shows what happened; the DM itself still gets its answer, privately
             shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:60] + "…"

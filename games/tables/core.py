@@ -160,8 +160,17 @@ def framework_error(kind: type[E], key: str, **fields: object) -> E:
     return kind(texts[DEFAULT], texts=texts)
 
 
-def _error(error: GameRuleError, lang: str = DEFAULT) -> TableOutcome:
-    return TableOutcome(error=error, posts=(TablePost(error_text(error, lang), error=True, kind="error"),))
+def refusal(error: GameRuleError, lang: str = DEFAULT, actor: str | None = None) -> TablePost:
+    """A refusal as a post: in reply where the command was typed, or to ``actor`` alone when its words
+    tell what the actor holds (``GameRuleError.private``)."""
+    text = error_text(error, lang)
+    if error.private and actor is not None:
+        return TablePost(text, private=True, error=True, kind="error", to=(actor,))
+    return TablePost(text, error=True, kind="error")
+
+
+def _error(error: GameRuleError, lang: str = DEFAULT, actor: str | None = None) -> TableOutcome:
+    return TableOutcome(error=error, posts=(refusal(error, lang, actor),))
 
 
 def _with_earlier(outcome: TableOutcome, earlier: Sequence[TablePost]) -> TableOutcome:
@@ -349,7 +358,7 @@ class TableCore:
             try:
                 action = build(found)
             except GameRuleError as exc:
-                failed = _error(exc, found.lang)
+                failed = _error(exc, found.lang, actor.id)
                 return _with_earlier(TableOutcome(table=found, posts=failed.posts, error=exc), earlier)
             outcome = await self._commit(
                 guild, found, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
@@ -376,7 +385,7 @@ class TableCore:
         try:
             step = lobby.apply(table, action, at, lobby.action_rng(seed, seq))
         except GameRuleError as exc:
-            failed = _error(exc, _language(table, action))
+            failed = _error(exc, _language(table, action), actor)
             return TableOutcome(table=table, posts=failed.posts, error=exc)
         new = step.table
         ends = table is not None and table.status.open and not new.status.open
@@ -388,7 +397,7 @@ class TableCore:
                     if side is not None:
                         sides.append(side)
             except GameRuleError as exc:
-                failed = _error(exc, _language(table, action))
+                failed = _error(exc, _language(table, action), actor)
                 return TableOutcome(table=table, posts=failed.posts, error=exc)
             stored = await self._store.commit(
                 guild,

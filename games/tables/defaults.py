@@ -103,6 +103,9 @@ class EngineDefaults:
         del action
         return False
 
+    def secret_words(self) -> frozenset[str]:
+        return frozenset()
+
     def controls(self, state: Any, lang: str) -> tuple[Control, ...]:
         del state, lang
         return ()

@@ -19,6 +19,7 @@ The verbs, in the order a thread adapter uses them::
     engine.private_words(lang)                            # what that private view is called ("your cards")
     action = engine.parse_action(state, seat, text)       # BadCommandError on unreadable text
     engine.is_secret(action)                              # must it stay hidden until a reveal?
+    engine.secret_words()                                 # the words such moves start with
     state, events = engine.apply(state, seat, action, rng)   # checks first; GameRuleError if not legal
     state, events = engine.on_timeout(state, timer, rng)  # a deadline passed (None: the AI plays it)
     engine.status(state), engine.result(state)
@@ -113,12 +114,18 @@ class GameRuleError(ValueError):
 
     The message is one sentence fit to show the member who asked, as it is. A game whose texts
     exist in several languages may give that sentence in each (``texts``: language → sentence);
-    a table then shows the one in its own language (``in_language``).
+    a table then shows the one in its own language (``in_language``). A ``private`` refusal says
+    something of the actor's hidden cards (``you do not hold 1K``): only the actor reads it.
     """
 
-    def __init__(self, *args: object, texts: Mapping[str, str] | None = None) -> None:
+    private: bool = False
+    """The sentence confirms or denies what the actor holds: told to the actor alone, never in the thread."""
+
+    def __init__(self, *args: object, texts: Mapping[str, str] | None = None, private: bool | None = None) -> None:
         super().__init__(*args)
         self.texts: dict[str, str] = dict(texts or {})
+        if private is not None:
+            self.private = private
 
     def in_language(self, lang: str) -> GameRuleError:
         """This error with its sentence in ``lang`` when the game gave one (the same type, the same texts)."""
@@ -155,7 +162,10 @@ class IllegalActionError(GameRuleError):
 
 
 class MissingCardError(IllegalActionError):
-    """The action uses a card that is not in the actor's hand (or not where the action needs it)."""
+    """The action uses a card that is not in the actor's hand (or not where the action needs it): saying
+    so tells what the hand holds, so it is private unless raised with ``private=False``."""
+
+    private = True
 
 
 class NotEnoughHoursError(IllegalActionError):
@@ -280,6 +290,12 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
     def is_secret(self, action: ActionT) -> bool:
         """Whether ``action`` must stay hidden until a reveal: never typed or echoed in the thread."""
+        ...
+
+    def secret_words(self) -> frozenset[str]:
+        """The command words (folded) that secret moves start with, in every language of the game: text
+        in the thread starting with one is removed and refused privately, even when it cannot be read
+        as a move (a typo, a stray full stop), since what follows the word may be the secret itself."""
         ...
 
     def controls(self, state: StateT, lang: str) -> tuple[Control, ...]:

@@ -32,6 +32,30 @@ def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
     return words
 
 
+def opens_with(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` starts with one of ``words`` (folded) as a command would, however it is typed:
+    any case, after a prefix or a mark (``!``, ``/``, ``！``, a quote, a spoiler bar), before anything that
+    is not a letter of the word's own script or that holds a digit (``vote.``, ``vote:P04``, ``voteP04``,
+    ``投P04``; not ``voter``, ``開始``)."""
+    if not words:
+        return False
+    folded = unicodedata.normalize("NFKC", text[:MAX_COMMAND_LENGTH]).casefold()
+    start = next((i for i, ch in enumerate(folded) if ch.isalnum()), len(folded))
+    first = folded[start:].split(maxsplit=1)
+    if not first:
+        return False
+    typed = first[0]
+    for word in words:
+        if not typed.startswith(word):
+            continue
+        rest = typed[len(word) :]
+        if not rest or not (rest[0].isalpha() and rest[0].isascii() == word[-1].isascii()):
+            return True
+        if any(ch.isdigit() for ch in rest):
+            return True  # a card's id run on: ``voteP04``
+    return False
+
+
 PlayerResolver = Callable[[Sequence[str]], str]
 """Maps the words of a move that name a player (``@bob``, ``<@123>``, ``bob``, as typed) to a seat.
 

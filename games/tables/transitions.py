@@ -86,7 +86,7 @@ from games.tables.events import (
 from games.tables.i18n import tr
 from games.tables.model import Clock, Seat, Table, TableError, TableStatus
 from games.tables.seating import expire, join, open_table, set_ai_seats
-from games.tables.text import PlayerResolver
+from games.tables.text import PlayerResolver, opens_with
 
 # --- the lobby --------------------------------------------------------------------------------
 
@@ -209,6 +209,11 @@ def parse_move(
 
 def is_secret_move(table: Table, move: PlayMove) -> bool:
     return bool(engine_of(table).is_secret(engine_of(table).load_action(move.action)))
+
+
+def is_secret_text(table: Table, text: str) -> bool:
+    """Whether ``text`` starts with a secret move's word at this table's game, readable as a move or not."""
+    return opens_with(text, engine_of(table).secret_words())
 
 
 def _clock(table: Table, key: str | None) -> Clock | None:

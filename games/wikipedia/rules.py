@@ -253,8 +253,8 @@ def validate(state: WikipediaState, seat: str, action: WikipediaAction) -> tuple
             raise IllegalActionError(f"{action.to} does not play at this table")
         if to == i:
             raise IllegalActionError("you cannot give a card to yourself")
-        _require_in_hand(hand, action.card)
         _check_room(state, to, action.to)
+        _require_in_hand(hand, action.card)
         return i, 1
     if isinstance(action, PassHour):
         return i, 1
@@ -264,9 +264,9 @@ def validate(state: WikipediaState, seat: str, action: WikipediaAction) -> tuple
 
 
 def _check_section(state: WikipediaState, i: int, hand: tuple[int, ...], action: AddSection) -> None:
+    # the cards' fit is checked before whether they are held: a refusal everyone reads must not
+    # depend on the hand (which is told to the player alone: ``MissingCardError``)
     fact, support = action.fact, action.support
-    _require_in_hand(hand, fact)
-    _require_in_hand(hand, support)
     if fact == support:
         raise IllegalActionError("a section takes two different cards")
     if not is_fact(fact):
@@ -289,9 +289,11 @@ def _check_section(state: WikipediaState, i: int, hand: tuple[int, ...], action:
             )
         if action.payment in (fact, support):
             raise IllegalActionError("the payment must be a third card, not one of the section's two")
-        _require_in_hand(hand, action.payment)
     elif action.payment is not None:
         raise IllegalActionError(f"as the {ARTICLES[article].value} expert you add {label} sections for free")
+    for card in (fact, support, action.payment):
+        if card is not None:
+            _require_in_hand(hand, card)
 
 
 def check(state: WikipediaState, seat: str, action: WikipediaAction) -> None:

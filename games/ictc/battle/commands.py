@@ -112,17 +112,18 @@ def visible_to(state: BattleState, seat: int) -> list[int]:
 
 def card_ref(state: BattleState, seat: int, phrase: str, among: Sequence[int] | None = None) -> int:
     """The card a phrase names: ``#12``, ``#12 Flame Hound`` or ``Flame Hound`` (among ``among``, or the
-    cards ``seat`` may see)."""
+    cards ``seat`` may see). What it cannot find is said to the seat alone: the cards a seat sees include
+    its hand."""
     text = phrase.strip()
     scope = list(among) if among is not None else visible_to(state, seat)
     m = _ID.match(text)
     if m is not None and (text.startswith("#") or text.split()[0].isdigit()):
         card = int(m.group(1))
         if not 1 <= card <= len(state.cards) or card not in visible_to(state, seat):
-            raise BadCommandError(f"there is no card #{card} you can see here")
+            raise BadCommandError(f"there is no card #{card} you can see here", private=True)
         rest = _fold(m.group(2))
         if rest and not _fold(state.name(card)).startswith(rest):
-            raise BadCommandError(f"#{card} is {state.name(card)}, not {_shown(m.group(2))}")
+            raise BadCommandError(f"#{card} is {state.name(card)}, not {_shown(m.group(2))}", private=True)
         return card
     wanted = _fold(text)
     if not wanted:
@@ -132,11 +133,11 @@ def card_ref(state: BattleState, seat: int, phrase: str, among: Sequence[int] | 
         named = [c for c in scope if _fold(state.name(c)).startswith(wanted)]
     if not named:
         raise BadCommandError(
-            f"no card called {_shown(text)} where you can name it; the board shows the cards' numbers"
+            f"no card called {_shown(text)} where you can name it; the board shows the cards' numbers", private=True
         )
     if len({state.name(c) for c in named}) > 1:
         names = ", ".join(sorted({state.name(c) for c in named}))
-        raise BadCommandError(f"{_shown(text)} could be {names}: write the card's number (`#12`)")
+        raise BadCommandError(f"{_shown(text)} could be {names}: write the card's number (`#12`)", private=True)
     return named[0]
 
 
@@ -353,7 +354,9 @@ def _discard(state: BattleState, i: int, rest: str, players: PlayerResolver | No
 def _their(state: BattleState, text: str, hand: Sequence[int]) -> int:
     m = _ID.match(text.strip())
     if m is None or int(m.group(1)) not in hand:
-        raise BadCommandError(f"`{_shown(text)}` is not a card of the hand you choose from: name its number")
+        raise BadCommandError(
+            f"`{_shown(text)}` is not a card of the hand you choose from: name its number", private=True
+        )
     return int(m.group(1))
 
 

@@ -380,7 +380,7 @@ def _check_window(state: BattleState, i: int, action: BattleAction) -> None:
         return
     if isinstance(action, PlayCard):
         if action.card in state.sides[i].hand and state.defn(action.card).kind is not CardType.FLASH:
-            raise IllegalActionError("in a Flash window only Flash cards are played (or `!pass`)")
+            raise IllegalActionError("in a Flash window only Flash cards are played (or `!pass`)", private=True)
         check_play(state, i, action)
         return
     raise IllegalActionError("a Flash window is open: play a Flash card or `!pass`")
