@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from games.ictc.battle import adjust
 from games.ictc.battle.actions import (
     Autopass,
     BattleAction,
@@ -119,7 +120,7 @@ def card_ref(state: BattleState, seat: int, phrase: str, among: Sequence[int] | 
     if m is not None and (text.startswith("#") or text.split()[0].isdigit()):
         card = int(m.group(1))
         if not 1 <= card <= len(state.cards) or card not in visible_to(state, seat):
-            raise BadCommandError(f"there is no card #{card} you can see here")
+            raise adjust.unseen(card)
         rest = _fold(m.group(2))
         if rest and not _fold(state.name(card)).startswith(rest):
             raise BadCommandError(f"#{card} is {state.name(card)}, not {_shown(m.group(2))}")
@@ -367,12 +368,13 @@ def _adj(state: BattleState, i: int, rest: str, players: PlayerResolver | None) 
 
 
 def _any_card(state: BattleState, i: int, phrase: str) -> int:
-    """A card for an adjustment: any number of the battle, or a name the proposer can see."""
+    """A card for an adjustment: one the proposer can see or one of their own, wherever it is (by its number),
+    or a name the proposer can see. The other player's hidden cards are theirs to propose."""
     m = _ID.match(phrase.strip())
     if m is not None and (phrase.strip().startswith("#") or phrase.strip()[:1].isdigit()):
         card = int(m.group(1))
-        if not 1 <= card <= len(state.cards):
-            raise BadCommandError(f"there is no card #{card} in this battle")
+        if not adjust.nameable(state, i, card):
+            raise adjust.unseen(card)
         return card
     return card_ref(state, i, phrase)
 

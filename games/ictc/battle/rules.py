@@ -262,6 +262,9 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         _check_proposal_answer(state, i, action, proposal)
         return
     if isinstance(action, Propose):
+        for adj in action.adjustments:
+            if adj.card is not None and not adjust.nameable(state, i, adj.card):
+                raise adjust.unseen(adj.card)
         if state.phase is Phase.CUT:
             raise IllegalActionError("adjustments wait until the battle has begun")
         if not action.adjustments:
