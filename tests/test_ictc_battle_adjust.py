@@ -234,3 +234,31 @@ def test_the_computer_confirms_at_practice_and_takes_a_member_s_loss_to_a_judge(
     gift.state = gift.state.model_copy(update={"proposal": None})
     gift.do("alice", "!adj hp @bob +2")
     assert Skirmisher().choose(gift.state, "bob", random.Random(0)) == Confirm()
+
+
+def test_a_dispute_names_a_judge_who_does_not_play_here() -> None:
+    m = odd_battle()
+    m.do("alice", "!adj hp @bob -3")
+    for judge in ("@alice", "alice", "@bob", "me", "opponent"):
+        with pytest.raises(IllegalActionError, match=r"plays in this battle: a judge is a member who does not"):
+            m.do("bob", f"!dispute {judge}")
+    with pytest.raises(IllegalActionError, match="`!dispute` alone asks the moderators"):
+        ENGINE.apply(m.state, "bob", Dispute(judge="alice"), random.Random(0))
+    assert not m.state.proposal.disputed  # type: ignore[union-attr]
+    m.do("bob", "!dispute @carol")
+    assert ENGINE.referees(m.state) == {"carol"}
+
+
+def test_the_computer_agrees_to_an_undo_only_for_its_own_seat() -> None:
+    m = odd_battle()
+    m.do("alice", "!play Flame Hound")
+    m.passes()
+    m.do("alice", "!undo 1")
+    assert Skirmisher().choose(m.state, "bob", random.Random(0)) == Dispute(), "bob's seat: bob agrees, or a judge"
+    ai = m.state.model_copy(update={"seats": ("alice", "AI-1")})
+    assert Skirmisher().choose(ai, "AI-1", random.Random(0)) == Confirm(), "a computer seat at practice"
+    m.do("bob", "!dispute")
+    m.do(referee_seat("mod"), "!rule uphold")
+    assert "Undone by the judge's ruling" in m.public()
+    assert "by agreement" not in m.public()
+    assert zone_of(m.state, number(m.state, "Flame Hound", 0)) == "hand"

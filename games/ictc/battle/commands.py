@@ -41,6 +41,7 @@ from games.ictc.battle.actions import (
 )
 from games.ictc.battle.adjust import MAX_ADJUSTMENTS, MOVES, parse_power
 from games.ictc.battle.combat import can_attack
+from games.ictc.battle.rules import seated_judge
 from games.ictc.battle.state import PLAYER, Adjustment, BattleState
 from games.ictc.battle.table import soldiers
 from games.ictc.battle.texts import t
@@ -155,6 +156,15 @@ def player_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolv
     return f"{PLAYER}{index}"
 
 
+def _not_a_player(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> None:
+    """The judge a dispute names is no player of the battle (``seated_judge`` says why)."""
+    try:
+        ref = player_ref(state, seat, phrase, players)
+    except GameRuleError:
+        return
+    raise seated_judge(state.seats[_seat_of(ref)])
+
+
 def target_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> str:
     """A target: a card (its number or name) or a player."""
     text = phrase.strip()
@@ -217,11 +227,10 @@ def parse(state: BattleState, seat: str, text: str, players: PlayerResolver | No
             raise BadCommandError("write `!undo N`: back to before action #N of the log")
         return ProposeUndo(to=int(digits))
     if verb == "dispute":
-        if not rest:
+        if not rest or word in {"mods", "moderators", "moderator"}:
             return Dispute()
+        _not_a_player(state, i, rest, players)
         member = getattr(players, "member", None)
-        if word in {"mods", "moderators", "moderator"}:
-            return Dispute()
         if callable(member):
             return Dispute(judge=str(member(rest.split())))
         mention = re.fullmatch(r"<@!?([^>\s]+)>", rest)
