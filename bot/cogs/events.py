@@ -242,7 +242,10 @@ class RoundEvents(commands.Cog):
             shown = [p if p.to else Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts]
             await bot.deliver(guild, shown)
         ctx = bot.context(payload.user, None, config, f"left:{member}", role=ChannelRole.OTHER)
-        await bot.deliver(guild, await bot.router.left_tables(str(guild.id), ctx))
+        posts = await bot.router.left_tables(str(guild.id), ctx)
+        if posts:
+            await bot.deliver(guild, posts)
+            await bot.rearm(guild)  # the computer moved for them: another seat's deadline may run now
 
 
 async def setup(bot: NomicBot) -> None:
