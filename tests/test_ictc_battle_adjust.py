@@ -247,6 +247,9 @@ def test_a_dispute_names_a_judge_who_does_not_play_here() -> None:
     assert not m.state.proposal.disputed  # type: ignore[union-attr]
     m.do("bob", "!dispute @carol")
     assert ENGINE.referees(m.state) == {"carol"}
+    for words in ("me", "opponent", "@alice"):
+        with pytest.raises(IllegalActionError, match=r"before its judge|only rules|plays in this battle"):
+            m.do(referee_seat("carol"), f"!dispute {words}")  # the judge has no seat: a refusal, nothing more
 
 
 def test_the_computer_agrees_to_an_undo_only_for_its_own_seat() -> None:

@@ -159,10 +159,11 @@ def player_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolv
 def _not_a_player(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> None:
     """The judge a dispute names is no player of the battle (``seated_judge`` says why)."""
     try:
-        ref = player_ref(state, seat, phrase, players)
+        index = _seat_of(player_ref(state, seat, phrase, players))
     except GameRuleError:
         return
-    raise seated_judge(state.seats[_seat_of(ref)])
+    if 0 <= index < len(state.seats):  # "me" and "opponent" name no seat for a member who has none
+        raise seated_judge(state.seats[index])
 
 
 def target_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> str:
