@@ -429,3 +429,29 @@ async def test_a_member_who_leaves_the_server_leaves_their_seat_to_the_computer(
     await play_out(s, battle)
     assert (await s.table(battle)).status is TableStatus.FINISHED, "the battle went on to its end"
     assert (await s.library()).challenges[1].status is ChallengeStatus.OVER
+
+
+async def test_in_the_thread_a_card_alice_cannot_see_is_answered_as_one_that_does_not_exist(sim: Sim) -> None:
+    """`!adj discard #N` then `!withdraw`, for every card of bob's that alice cannot see: the same answers, to
+    the same audience, as for a number the battle does not have (the issue's way of reading bob's hand)."""
+    s = sim
+    await challenged_and_cut(s)
+    state = await s.battle()
+    bob = state.seats.index("bob")
+    hidden = [*state.sides[bob].hand, *state.sides[bob].deck]
+    assert state.sides[bob].hand
+    assert state.sides[bob].deck
+
+    async def answers(card: int) -> list[tuple[str | None, str | None, str]]:
+        found = []
+        for text in (f"!adj discard #{card}", f"!adj move #{card} top", "!withdraw"):
+            said = await s.say("alice", text, channel="ictc-1")
+            found.extend((x.channel, x.to, x.content.replace(f"#{card}", "#N")) for x in said)
+        return found
+
+    unseen = await answers(len(state.cards) + 1)
+    assert unseen
+    assert all(x[2].startswith("Can't do that:") for x in unseen), unseen
+    for card in hidden:
+        assert await answers(card) == unseen, f"bob's #{card} ({'hand' if card in state.sides[bob].hand else 'deck'})"
+    assert (await s.battle()).proposal is None
