@@ -457,6 +457,15 @@ class Router:
         )
         return None if table_posts is None else [table_post(p) for p in table_posts]
 
+    async def left_tables(self, guild: str, ctx: Context, *, source_line: int | None = None) -> list[Post]:
+        """A member left the server: their seats at the tables pass to the AI (a lobby's seat goes)."""
+        if self.tables is None:
+            return []
+        posts = await self.tables.member_left(
+            guild, ctx.actor, ctx.actor_name, at=ctx.at, event_id=ctx.event_id, source_line=source_line
+        )
+        return [table_post(p) for p in posts]
+
     async def _challenge(
         self,
         guild: str,

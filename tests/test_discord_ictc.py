@@ -123,3 +123,38 @@ async def test_a_battle_between_two_members_survives_a_restart_in_a_flash_window
     hidden_names = {final.name(n) for n in range(1, len(final.cards) + 1)} - {final.name(n) for n in seen}
     for name in hidden_names:
         assert not re.search(rf"\b{re.escape(name)}\b", public), f"{name} was never played, yet named in public"
+
+
+async def test_a_member_who_leaves_the_server_mid_battle_leaves_their_seat_to_the_computer(
+    discord_server: Server,
+) -> None:
+    s = discord_server
+    await s.alice.send(s.general, "!card starter Ember")
+    await s.bob.send(s.general, "!card starter Grove")
+    await s.alice.send(s.general, f"!challenge {s.bob.mention}")
+    await s.bob.send(s.general, "!challenge accept")
+    thread = thread_of(s, NAME)
+    for cutter in [member_of(s, x.member or "") for x in (await table(s, NAME)).seats]:
+        await cutter.click(last_with_buttons(s, thread, "Cut"), label="Cut")
+    assert (await battle(s)).turn == 1
+    s.guild.remove_member(s.bob)
+    await s.env.settle()
+    seat = next(x for x in (await table(s, NAME)).seats if x.member == str(s.bob.id))
+    assert seat.left
+    assert seat.autopilot
+    assert any("bob left the server; the AI plays their seat from now on." in t for t in bot_public_texts(s))
+    state = await battle(s)
+    assert ENGINE.awaiting(state) == {"alice"}, "the computer moved for bob at once"
+    if state.window is not None:  # bob went first and the computer played for him: alice's window runs on the clock
+        await s.advance(s.clock.now() + timedelta(seconds=state.options.flash_seconds + 1))
+        assert (await battle(s)).window != state.window, "the window closed on time"
+    for _ in range(300):
+        if (await table(s, NAME)).status is not TableStatus.PLAYING:
+            break
+        state = await battle(s)
+        (seat_name,) = ENGINE.awaiting(state)
+        assert seat_name == "alice"
+        await s.alice.send(
+            thread, "!" + ENGINE.format_action(state, Skirmisher().choose(state, "alice", random.Random(0)))
+        )
+    assert (await table(s, NAME)).status is TableStatus.FINISHED, "the battle went on to its end with the computer"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.router import Router
-from bot.sim.world import GUILD, MessageLine, Said, SetupLine, World
+from bot.sim.world import GUILD, LeaveLine, MessageLine, Said, SetupLine, World
 from data.library_store import LibraryStore
 from data.store import Store
 from data.table_store import TableStore
@@ -131,16 +131,16 @@ async def test_copies_in_a_battle_cannot_be_traded_until_it_ends(sim: Sim) -> No
     assert "in a battle (ictc-1)" in said[0].content
 
 
-async def play_out(s: Sim, *, loser: str | None = None, limit: int = 3000) -> None:
+async def play_out(s: Sim, name: str = "ictc-1", *, loser: str | None = None, limit: int = 3000) -> None:
     """Both players play by typing the computer player's choices, as members would (or ``loser`` concedes)."""
     ai = Skirmisher()
     for _ in range(limit):
-        table = await s.table()
+        table = await s.table(name)
         if table.status is not TableStatus.PLAYING:
             return
-        state = await s.battle()
+        state = await s.battle(name)
         if loser is not None and state.turn >= 2:
-            await s.say(loser, "!concede", channel="ictc-1")
+            await s.say(loser, "!concede", channel=name)
             continue
         waiting = sorted(ENGINE.awaiting(state))
         if not waiting:
@@ -148,7 +148,7 @@ async def play_out(s: Sim, *, loser: str | None = None, limit: int = 3000) -> No
         seat = waiting[0]
         member = table.seat_named(seat).member
         action = ai.choose(state, seat, random.Random(0))
-        await s.say(member, "!" + ENGINE.format_action(state, action), channel="ictc-1")
+        await s.say(member, "!" + ENGINE.format_action(state, action), channel=name)
     raise AssertionError("the battle did not end")
 
 
@@ -321,3 +321,137 @@ async def test_in_a_battle_s_thread_play_is_the_game_s_move_and_still_opens_no_t
         card = state.sides[state.seats.index("alice")].hand[0]
         said = await s.say("alice", f"!play #{card}", channel="ictc-1")
         assert "open a new table" not in said[0].content
+
+
+async def challenged_and_cut(s: Sim, name: str = "ictc-1") -> None:
+    """alice challenges bob with the kitty at stake, bob accepts (the battle is table ``name``), and both cut."""
+    await claimed(s)
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    for _ in range(2):
+        state = await s.battle(name)
+        seat = sorted(ENGINE.awaiting(state))[0]
+        await s.say(seat, "!cut", channel=name)
+
+
+def thread(s: Sim) -> str:
+    return "\n".join(x.content for x in s.said if x.channel == "ictc-1" and x.to is None)
+
+
+async def test_the_computer_playing_for_a_member_who_left_never_agrees_to_an_undo(sim: Sim) -> None:
+    s = sim
+    await challenged_and_cut(s)
+    await s.say("bob", "!leave", channel="ictc-1")
+    assert (await s.table()).seat_named("bob").autopilot, "the computer plays bob's seat"
+    state = await s.battle()
+    assert ENGINE.awaiting(state) == {"alice"}
+    kitty = [side.kitty for side in state.sides]
+    await s.say("alice", "!undo 1", channel="ictc-1")
+    after = await s.battle()
+    assert "Undone by agreement (bob)" not in thread(s), "bob never agreed"
+    assert after.turn >= 1, "the cut still stands"
+    assert [side.kitty for side in after.sides] == kitty, "the kitty was not turned over anew"
+    assert after.proposal is not None
+    assert after.proposal.disputed, "it waits for a moderator's ruling"
+    await s.say("alice", "!withdraw", channel="ictc-1")
+    assert (await s.battle()).proposal is None
+
+
+async def test_a_dispute_cannot_name_a_player_of_the_battle_as_its_judge(sim: Sim) -> None:
+    s = sim
+    await challenged_and_cut(s)
+    state = await s.battle()
+    mover = sorted(ENGINE.awaiting(state))[0]
+    other = next(seat for seat in state.seats if seat != mover)
+    await s.say(mover, f"!adj hp @{other} -1", channel="ictc-1")
+    for judge in (f"@{mover}", f"@{other}", "me"):
+        said = await s.say(other, f"!dispute {judge}", channel="ictc-1")
+        assert said[0].content.startswith("Can't do that:"), said[0].content
+        assert "plays in this battle" in said[0].content
+        assert "`!dispute` alone asks the moderators" in said[0].content
+        assert not (await s.battle()).proposal.disputed  # type: ignore[union-attr]
+    await s.say("carol", "!challenges")  # carol is a member of the server who does not play here
+    said = await s.say(other, "!dispute @carol", channel="ictc-1")
+    assert "carol decides" in said[0].content or "<@carol> decides" in said[0].content
+    assert lobby.game_state(await s.table()).proposal.judge == "carol"
+
+
+async def test_conceding_during_the_cut_forfeits_the_kitty_as_a_loss_does(sim: Sim) -> None:
+    s = sim
+    await claimed(s)
+    before = {c.id: c.owner for c in (await s.library()).copies.values()}
+    await s.say("alice", "!challenge @bob")
+    await s.say("bob", "!challenge accept")
+    assert (await s.battle()).sides[0].kitty == ()
+    await s.say("bob", "!concede", channel="ictc-1")
+    state = await s.battle()
+    assert (await s.table()).status is TableStatus.FINISHED
+    bob = next(i for i, side in enumerate(state.sides) if side.owner == "bob")
+    kitty = [state.card(c).copy_id for c in state.sides[bob].kitty]
+    assert kitty, "the kitty was turned over before the concession counted"
+    lib = await s.library()
+    challenge = lib.challenges[1]
+    assert challenge.winner == "alice"
+    assert sorted(challenge.kitty) == sorted(kitty)
+    after = {c.id: c.owner for c in lib.copies.values()}
+    assert after.keys() == before.keys(), "no copy lost, none made"
+    assert {c for c in after if after[c] != before[c]} == set(kitty), "bob's kitty and nothing else changed hands"
+    assert all(after[c] == "alice" for c in kitty)
+    assert all(lib.in_battle(c) is None for c in after)
+    assert "The kitty goes to alice" in thread(s)
+
+
+async def left_the_server(s: Sim, member: str) -> list[Said]:
+    s.n += 1
+    s.now += timedelta(seconds=5)
+    start = len(s.said)
+    await s.world.feed(LeaveLine(type="leave", at=s.now, user=member), number=s.n)
+    return s.said[start:]
+
+
+async def test_a_member_who_leaves_the_server_leaves_their_seat_to_the_computer(sim: Sim) -> None:
+    s = sim
+    await s.say("carol", "!play ictc deck:Tide")
+    await s.say("dave", "!join ictc-1 deck:Ember")
+    battle = "ictc-2"
+    await challenged_and_cut(s, battle)
+    assert (await s.table(battle)).seat_named("bob") is not None
+    said = await left_the_server(s, "bob")
+    assert [x.content for x in said if x.channel == battle and "bob left the server" in x.content], said
+    seat = (await s.table(battle)).seat_named("bob")
+    assert seat.left
+    assert seat.autopilot, "the computer plays bob's seat from now on"
+    assert ENGINE.awaiting(await s.battle(battle)) == {"alice"}, "the computer moved for bob at once"
+    said = await left_the_server(s, "bob")
+    assert said == [], "leaving twice changes nothing"
+    await left_the_server(s, "dave")
+    assert [seat.member for seat in (await s.table()).seats] == ["carol"], "a lobby's seat simply goes"
+    await play_out(s, battle)
+    assert (await s.table(battle)).status is TableStatus.FINISHED, "the battle went on to its end"
+    assert (await s.library()).challenges[1].status is ChallengeStatus.OVER
+
+
+async def test_in_the_thread_a_card_alice_cannot_see_is_answered_as_one_that_does_not_exist(sim: Sim) -> None:
+    """`!adj discard #N` then `!withdraw`, for every card of bob's that alice cannot see: the same answers, to
+    the same audience, as for a number the battle does not have (the issue's way of reading bob's hand)."""
+    s = sim
+    await challenged_and_cut(s)
+    state = await s.battle()
+    bob = state.seats.index("bob")
+    hidden = [*state.sides[bob].hand, *state.sides[bob].deck]
+    assert state.sides[bob].hand
+    assert state.sides[bob].deck
+
+    async def answers(card: int) -> list[tuple[str | None, str | None, str]]:
+        found = []
+        for text in (f"!adj discard #{card}", f"!adj move #{card} top", "!withdraw"):
+            said = await s.say("alice", text, channel="ictc-1")
+            found.extend((x.channel, x.to, x.content.replace(f"#{card}", "#N")) for x in said)
+        return found
+
+    unseen = await answers(len(state.cards) + 1)
+    assert unseen
+    assert all(x[2].startswith("Can't do that:") for x in unseen), unseen
+    for card in hidden:
+        assert await answers(card) == unseen, f"bob's #{card} ({'hand' if card in state.sides[bob].hand else 'deck'})"
+    assert (await s.battle()).proposal is None

@@ -4,11 +4,13 @@ every keyword), Flash windows and their deadline, the end (health, concession, t
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from games.ictc.battle.engine import ENGINE
+from games.ictc.battle import rules
+from games.ictc.battle.engine import ENGINE, kitty_outcomes
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import BattleOptions, BattleSetup, Ending, Phase
 from games.ictc.battle.table import zone_of
@@ -365,6 +367,35 @@ def test_conceding_loses_at_any_time() -> None:
     assert m.state.ending is Ending.CONCEDED
     assert ENGINE.status(m.state) == "finished"
     assert ENGINE.result(m.state).winners == ("alice",)
+
+
+@pytest.mark.parametrize("cuts", [0, 1])
+def test_conceding_during_the_cut_turns_the_kitty_over_first(cuts: int) -> None:
+    """Whoever concedes before the kitty is turned over still loses it: the cuts are finished where the dice
+    fall and the kitty is turned over as at the start, then the concession counts."""
+    m = Moves(new_game(SEATS, None, random.Random(5)))
+    for _ in range(cuts):
+        m.do(m.state.seats[min(rules.awaiting(m.state))], "!cut")
+    tops = [side.deck[0] for side in m.state.sides]
+    m.do("bob", "!concede")
+    assert m.state.winner == 0
+    assert m.state.ending is Ending.CONCEDED
+    assert all(side.cut for side in m.state.sides)
+    assert all(side.kitty for side in m.state.sides), "each turned over at least one card"
+    assert all(len(side.kitty) == m.state.flips for side in m.state.sides)
+    if cuts:
+        assert m.state.sides[1].kitty[0] == tops[1], "bob's deck was cut already: its top card is the kitty's"
+    assert "cut for" in m.public()
+    assert "Kitty: alice turns over" in m.public()
+    assert all(not side.hand for side in m.state.sides), "nobody was dealt a hand"
+    owned = m.state.model_copy(
+        update={"sides": tuple(side.model_copy(update={"owner": f"m{k}"}) for k, side in enumerate(m.state.sides))}
+    )
+    owned = owned.model_copy(
+        update={"cards": tuple(c.model_copy(update={"copy_id": n}) for n, c in enumerate(owned.cards, 1))}
+    )
+    (outcome,) = kitty_outcomes(owned)
+    assert json.loads(outcome.value) == {"from": "m1", "to": "m0", "copies": list(m.state.sides[1].kitty)}
 
 
 def test_the_turn_cap_ends_on_health_and_an_empty_deck_can_lose() -> None:

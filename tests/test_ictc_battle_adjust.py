@@ -14,7 +14,7 @@ from games.ictc.battle.engine import ENGINE
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import Phase
 from games.ictc.battle.table import cr_of, zone_of
-from games.tables.engine import MODERATORS, IllegalActionError, NotYourTurnError, Timer, referee_seat
+from games.tables.engine import MODERATORS, BadCommandError, IllegalActionError, NotYourTurnError, Timer, referee_seat
 
 from .battle_support import Moves, Zones, battle, made, number, starter
 
@@ -65,12 +65,36 @@ def test_a_batch_that_no_longer_fits_is_refused_whole() -> None:
 def test_a_proposal_names_no_hidden_card() -> None:
     m = odd_battle()
     spark = number(m.state, "Spark")
-    m.do("alice", f"!adj move #{spark} grave")
+    m.state = m.state.model_copy(update={"active": 1})
+    m.do("bob", f"!adj move #{spark} grave")
     assert "Spark" not in m.public()
-    assert "a card in bob's hand" in m.public()
+    assert "a card in bob's hand" in m.public(), "its owner may say where their own card is"
     assert "Spark" not in ENGINE.public_view(m.state)
-    m.do("bob", "!confirm")
+    m.do("alice", "!confirm")
     assert zone_of(m.state, spark) == "grave"
+
+
+def test_the_other_player_s_hidden_cards_answer_as_a_number_the_battle_does_not_have() -> None:
+    """`!adj discard #N` (then `!withdraw`) must not sort the other player's cards into hand and deck."""
+    m = odd_battle()
+    spark, hound = number(m.state, "Spark"), number(m.state, "Flame Hound", 1, 1)
+    assert (m.zone(spark), m.zone(hound)) == ("hand", "deck")
+    before = m.state
+    answers = set()
+    for card in (spark, hound, 99):
+        for form in ("!adj discard #{}", "!adj move #{} top", "!adj cr #{} -1 eot", "!play #{}", "!use #{}"):
+            with pytest.raises(BadCommandError) as refused:
+                m.do("alice", form.format(card))
+            answers.add((form, str(refused.value).replace(f"#{card}", "#N")))
+    assert answers == {
+        (form, "there is no card #N you can see here")
+        for form in ("!adj discard #{}", "!adj move #{} top", "!adj cr #{} -1 eot", "!play #{}", "!use #{}")
+    }
+    assert m.state == before, "nothing was proposed"
+    assert m.public() == ""
+    thorn = number(m.state, "Thornling")
+    m.do("alice", f"!adj move #{thorn} grave")
+    assert "Thornling #" in m.public(), "a card in play is public: named as before"
 
 
 def test_every_adjustment_kind() -> None:
@@ -210,3 +234,34 @@ def test_the_computer_confirms_at_practice_and_takes_a_member_s_loss_to_a_judge(
     gift.state = gift.state.model_copy(update={"proposal": None})
     gift.do("alice", "!adj hp @bob +2")
     assert Skirmisher().choose(gift.state, "bob", random.Random(0)) == Confirm()
+
+
+def test_a_dispute_names_a_judge_who_does_not_play_here() -> None:
+    m = odd_battle()
+    m.do("alice", "!adj hp @bob -3")
+    for judge in ("@alice", "alice", "@bob", "me", "opponent"):
+        with pytest.raises(IllegalActionError, match=r"plays in this battle: a judge is a member who does not"):
+            m.do("bob", f"!dispute {judge}")
+    with pytest.raises(IllegalActionError, match="`!dispute` alone asks the moderators"):
+        ENGINE.apply(m.state, "bob", Dispute(judge="alice"), random.Random(0))
+    assert not m.state.proposal.disputed  # type: ignore[union-attr]
+    m.do("bob", "!dispute @carol")
+    assert ENGINE.referees(m.state) == {"carol"}
+    for words in ("me", "opponent", "@alice"):
+        with pytest.raises(IllegalActionError, match=r"before its judge|only rules|plays in this battle"):
+            m.do(referee_seat("carol"), f"!dispute {words}")  # the judge has no seat: a refusal, nothing more
+
+
+def test_the_computer_agrees_to_an_undo_only_for_its_own_seat() -> None:
+    m = odd_battle()
+    m.do("alice", "!play Flame Hound")
+    m.passes()
+    m.do("alice", "!undo 1")
+    assert Skirmisher().choose(m.state, "bob", random.Random(0)) == Dispute(), "bob's seat: bob agrees, or a judge"
+    ai = m.state.model_copy(update={"seats": ("alice", "AI-1")})
+    assert Skirmisher().choose(ai, "AI-1", random.Random(0)) == Confirm(), "a computer seat at practice"
+    m.do("bob", "!dispute")
+    m.do(referee_seat("mod"), "!rule uphold")
+    assert "Undone by the judge's ruling" in m.public()
+    assert "by agreement" not in m.public()
+    assert zone_of(m.state, number(m.state, "Flame Hound", 0)) == "hand"

@@ -225,20 +225,27 @@ class RoundEvents(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A player who leaves the server stops being a player (and a judge, being judge: announced in
-        #judge-elections besides #game-actions)."""
+        #judge-elections besides #game-actions); a member's seats at the tables pass to the AI (in a lobby
+        the seat goes), as ``!leave`` would, said in each table's thread."""
         bot = self.bot
         guild = bot.get_guild(payload.guild_id)
+        if guild is None:
+            return
         state = await bot.service.state(str(payload.guild_id))
         member = str(payload.user.id)
-        if guild is None or state is None or member not in state.players:
-            return
         config = await bot.config(guild.id)
-        name = state.players[member].name
-        event = f"leave:{member}:{state.seq}"
-        ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
-        posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
-        shown = [p if p.to else Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts]
-        await bot.deliver(guild, shown)
+        if state is not None and member in state.players:
+            name = state.players[member].name
+            event = f"leave:{member}:{state.seq}"
+            ctx = bot.context(payload.user, None, config, event, name=name, role=ChannelRole.GAME_ACTIONS)
+            posts = await bot.router.run(str(guild.id), ctx, Leave(left_server=True))
+            shown = [p if p.to else Post(p.text, channel=p.channel or ChannelRole.GAME_ACTIONS) for p in posts]
+            await bot.deliver(guild, shown)
+        ctx = bot.context(payload.user, None, config, f"left:{member}", role=ChannelRole.OTHER)
+        posts = await bot.router.left_tables(str(guild.id), ctx)
+        if posts:
+            await bot.deliver(guild, posts)
+            await bot.rearm(guild)  # the computer moved for them: another seat's deadline may run now
 
 
 async def setup(bot: NomicBot) -> None:

@@ -304,13 +304,16 @@ class World:
         self._emit(posts, channel=original.channel, actor=original.author, reply_to=None, at=line.at)
 
     async def _leave(self, line: LeaveLine, number: int | None) -> None:
+        """A member leaves the server: a player stops being one, and their seats at the tables pass to the AI."""
         if not self.started:
             return
         state = await self.service.state(self.guild)
-        if state is None or line.user not in state.players:
-            return
-        ctx = self.context(line.user, "game-actions", line.at, f"leave:{line.user}:{iso(line.at)}:{number}")
-        posts = await self.router.run(self.guild, ctx, Leave(left_server=True), source_line=number)
+        if state is not None and line.user in state.players:
+            ctx = self.context(line.user, "game-actions", line.at, f"leave:{line.user}:{iso(line.at)}:{number}")
+            posts = await self.router.run(self.guild, ctx, Leave(left_server=True), source_line=number)
+            self._emit(posts, channel="game-actions", actor=line.user, reply_to=None, at=line.at)
+        ctx = self.context(line.user, "game-actions", line.at, f"left:{line.user}:{iso(line.at)}:{number}")
+        posts = await self.router.left_tables(self.guild, ctx, source_line=number)
         self._emit(posts, channel="game-actions", actor=line.user, reply_to=None, at=line.at)
 
 

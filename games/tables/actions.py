@@ -51,6 +51,8 @@ class JoinTable(_Action):
 class LeaveTable(_Action):
     kind: Literal["leave"] = "leave"
     member: str
+    left_server: bool = False
+    """The member left the server (not just the table): said so in the thread."""
 
 
 class SetAISeats(_Action):

@@ -106,7 +106,7 @@ def leave(table: Table, action: LeaveTable, at: datetime, rng: random.Random) ->
         return Step(new, tuple(events))
     gone = seat.model_copy(update={"left": True, "autopilot": True})
     new = _replace_seat(table, gone)
-    events = [Notice("game.left", (("seat", seat.name),))]
+    events = [Notice("game.left_server" if action.left_server else "game.left", (("seat", seat.name),))]
     if not new.humans:
         return _abandon(new, at, tr(table.lang, "end.everyone_left"), events)
     state = run_ai(new, game_state(new), rng, events)

@@ -15,7 +15,7 @@ from games.ictc.battle.texts import t
 from games.ictc.cards import CardType
 from games.ictc.cost import parse_output
 from games.ictc.errors import CardInputError
-from games.tables.engine import IllegalActionError
+from games.tables.engine import BadCommandError, IllegalActionError
 
 MOVES = ("hand", "grave", "top", "bottom", "play")
 PUBLIC = frozenset({"play", "grave", "kitty", "flashes"})
@@ -24,6 +24,21 @@ MAX_ADJUSTMENTS = 10
 
 def hidden(state: BattleState, card: int) -> bool:
     return zone_of(state, card) not in PUBLIC
+
+
+def nameable(state: BattleState, seat: int, card: int) -> bool:
+    """Whether ``seat`` may name ``card`` in an adjustment: a card of theirs (wherever it is) or a public one.
+    Naming the other player's hidden card would have the proposal say where it is."""
+    if not 1 <= card <= len(state.cards):
+        return False
+    return (seat >= 0 and state.card(card).owner == seat) or not hidden(state, card)
+
+
+def unseen(card: int) -> BadCommandError:
+    """The one answer to a card number its author cannot see, whether the battle has it (in a hand, a deck) or
+    not: any other answer would tell where the other player's cards are. Told to the author alone, as every
+    refusal about the cards a seat sees is, so where the answer goes tells nothing either."""
+    return BadCommandError(f"there is no card #{card} you can see here", private=True)
 
 
 def card_said(state: BattleState, card: int, lang: str = "en") -> str:

@@ -7,7 +7,8 @@ blockers cannot punish (everything when that is lethal), then ends the turn. As 
 where the blocker wins or trades evenly, and chump-blocks only to survive. In a Flash window it
 saves or pumps one of its fighting Soldiers when that changes the fight, and otherwise passes. It
 confirms what its opponent proposes, and lets damage splits fall automatically. Cards without a
-script it leaves in its hand, since it cannot say what they do.
+script it leaves in its hand, since it cannot say what they do. It agrees to an undo only for a seat of its
+own, never for a member's seat it plays while they are away.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from games.ictc.battle.effects import player_ref
 from games.ictc.battle.state import HAND_LIMIT, PLAYER, BattleState, Phase
 from games.ictc.battle.table import cr_of, has, soldiers
 from games.ictc.cards import CardType
+from games.tables.model import AI_NAME
 
 
 class Skirmisher:
@@ -254,9 +256,12 @@ def _incoming(state: BattleState, table: dict[int, list[str]], card: int) -> int
 
 def _answer(state: BattleState, i: int) -> BattleAction:
     """Confirm at practice; for a member's own deck (the computer plays for someone away), take what
-    costs that member health or cards before a judge instead of confirming it for them."""
+    costs that member health or cards before a judge instead of confirming it for them. An undo needs
+    the member's own agreement: for a member's seat it goes to the moderators, whatever the decks."""
     proposal = state.proposal
-    if proposal is None or state.sides[i].owner is None or proposal.undo_to is not None:
+    if proposal is not None and proposal.undo_to is not None:
+        return Confirm() if AI_NAME.match(state.seats[i]) else Dispute()
+    if proposal is None or state.sides[i].owner is None:
         return Confirm()
     for adj in proposal.adjustments:
         mine = adj.player == i or (adj.card is not None and state.card(adj.card).owner == i)

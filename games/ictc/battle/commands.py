@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from games.ictc.battle import adjust
 from games.ictc.battle.actions import (
     Autopass,
     BattleAction,
@@ -40,6 +41,7 @@ from games.ictc.battle.actions import (
 )
 from games.ictc.battle.adjust import MAX_ADJUSTMENTS, MOVES, parse_power
 from games.ictc.battle.combat import can_attack
+from games.ictc.battle.rules import seated_judge
 from games.ictc.battle.state import PLAYER, Adjustment, BattleState
 from games.ictc.battle.table import soldiers
 from games.ictc.battle.texts import t
@@ -120,7 +122,7 @@ def card_ref(state: BattleState, seat: int, phrase: str, among: Sequence[int] | 
     if m is not None and (text.startswith("#") or text.split()[0].isdigit()):
         card = int(m.group(1))
         if not 1 <= card <= len(state.cards) or card not in visible_to(state, seat):
-            raise BadCommandError(f"there is no card #{card} you can see here", private=True)
+            raise adjust.unseen(card)
         rest = _fold(m.group(2))
         if rest and not _fold(state.name(card)).startswith(rest):
             raise BadCommandError(f"#{card} is {state.name(card)}, not {_shown(m.group(2))}", private=True)
@@ -153,6 +155,16 @@ def player_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolv
     if index is None:
         raise BadCommandError(f"{_shown(phrase)} does not play in this battle")
     return f"{PLAYER}{index}"
+
+
+def _not_a_player(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> None:
+    """The judge a dispute names is no player of the battle (``seated_judge`` says why)."""
+    try:
+        index = _seat_of(player_ref(state, seat, phrase, players))
+    except GameRuleError:
+        return
+    if 0 <= index < len(state.seats):  # "me" and "opponent" name no seat for a member who has none
+        raise seated_judge(state.seats[index])
 
 
 def target_ref(state: BattleState, seat: int, phrase: str, players: PlayerResolver | None) -> str:
@@ -217,11 +229,10 @@ def parse(state: BattleState, seat: str, text: str, players: PlayerResolver | No
             raise BadCommandError("write `!undo N`: back to before action #N of the log")
         return ProposeUndo(to=int(digits))
     if verb == "dispute":
-        if not rest:
+        if not rest or word in {"mods", "moderators", "moderator"}:
             return Dispute()
+        _not_a_player(state, i, rest, players)
         member = getattr(players, "member", None)
-        if word in {"mods", "moderators", "moderator"}:
-            return Dispute()
         if callable(member):
             return Dispute(judge=str(member(rest.split())))
         mention = re.fullmatch(r"<@!?([^>\s]+)>", rest)
@@ -370,12 +381,13 @@ def _adj(state: BattleState, i: int, rest: str, players: PlayerResolver | None) 
 
 
 def _any_card(state: BattleState, i: int, phrase: str) -> int:
-    """A card for an adjustment: any number of the battle, or a name the proposer can see."""
+    """A card for an adjustment: one the proposer can see or one of their own, wherever it is (by its number),
+    or a name the proposer can see. The other player's hidden cards are theirs to propose."""
     m = _ID.match(phrase.strip())
     if m is not None and (phrase.strip().startswith("#") or phrase.strip()[:1].isdigit()):
         card = int(m.group(1))
-        if not 1 <= card <= len(state.cards):
-            raise BadCommandError(f"there is no card #{card} in this battle")
+        if not adjust.nameable(state, i, card):
+            raise adjust.unseen(card)
         return card
     return card_ref(state, i, phrase)
 

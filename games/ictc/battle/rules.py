@@ -262,6 +262,9 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         _check_proposal_answer(state, i, action, proposal)
         return
     if isinstance(action, Propose):
+        for adj in action.adjustments:
+            if adj.card is not None and not adjust.nameable(state, i, adj.card):
+                raise adjust.unseen(adj.card)
         if state.phase is Phase.CUT:
             raise IllegalActionError("adjustments wait until the battle has begun")
         if not action.adjustments:
@@ -345,10 +348,23 @@ def _check_proposal_answer(state: BattleState, i: int, action: BattleAction, pro
     if isinstance(action, Confirm | Dispute):
         if i == proposal.by:
             raise IllegalActionError("your opponent answers your proposal (you may `!withdraw` it)")
+        if isinstance(action, Dispute) and action.judge is not None:
+            seated = [k for k, side in enumerate(state.sides) if action.judge in (state.seats[k], side.owner)]
+            if seated:
+                raise seated_judge(state.seats[seated[0]])
         if isinstance(action, Confirm) and proposal.undo_to is None:
             _check_adjustments(state, proposal)
         return
     raise IllegalActionError("a proposal is open: it is confirmed, disputed or withdrawn first")
+
+
+def seated_judge(seat: str) -> IllegalActionError:
+    """A player of the battle cannot judge it: a judge rules from outside the battle, and a seat's ruling
+    would never come (the battle would wait ``judge_hours`` for it)."""
+    return IllegalActionError(
+        f"{seat} plays in this battle: a judge is a member who does not (`!dispute @member`);"
+        " `!dispute` alone asks the moderators"
+    )
 
 
 def _check_adjustments(state: BattleState, proposal: Proposal) -> None:
@@ -521,8 +537,7 @@ def _record(run: Run, number: int, entry: Entry) -> tuple[BattleState, tuple[Bat
 def _carry_out(run: Run, i: int, action: BattleAction) -> None:
     state = run.state
     if isinstance(action, Concede):
-        run.say("over.concede", seat=run.seat(i))
-        run.finish(1 - i, Ending.CONCEDED)
+        _concede(run, i)
     elif isinstance(action, Autopass):
         run.change_side(i, autopass=action.on)
         run.say("autopass.on" if action.on else "autopass.off", seat=run.seat(i))
@@ -576,24 +591,42 @@ _REGROUP = Phase.DISCARD
 
 
 def _cut(run: Run, i: int, at: int | None) -> None:
-    other = 1 - i
-    deck = run.side(other).deck
-    place = at if at is not None else run.rng.randint(1, max(1, len(deck) - 1))
-    run.change_side(other, deck=deck[place:] + deck[:place], cut=True)
-    run.say("setup.cut", seat=run.seat(i), other=run.seat(other), n=place)
+    _cut_deck(run, i, at)
     if all(run.side(s).cut for s in range(SEATS)):
         _begin(run)
 
 
+def _cut_deck(run: Run, i: int, at: int | None, key: str = "setup.cut") -> None:
+    """``i`` cuts the other's deck ``at`` cards from the top (None: where the dice fall)."""
+    other = 1 - i
+    deck = run.side(other).deck
+    place = at if at is not None else run.rng.randint(1, max(1, len(deck) - 1))
+    run.change_side(other, deck=deck[place:] + deck[:place], cut=True)
+    run.say(key, seat=run.seat(i), other=run.seat(other), n=place)
+
+
 def _begin(run: Run) -> None:
     """The kitty: each flips their top card; the higher total cost goes first; a tie flips again."""
+    first = _flip_kitty(run)
+    if first is None:
+        first = run.rng.randrange(SEATS)
+        run.say("setup.kitty_empty", seat=run.seat(first))
+    run.update(first=first)
+    run.say("setup.first", seat=run.seat(first))
+    for s in (first, 1 - first):
+        run.draw(s, HAND_SIZE)
+    _start_turn(run, first)
+
+
+def _flip_kitty(run: Run) -> int | None:
+    """Each turns over their top card into the kitty until one total cost is higher: that seat, or None
+    when a deck runs out on a tie."""
     totals = [0, 0]
     flips = 0
-    while True:
+    first: int | None = None
+    while first is None:
         tops = [run.side(s).deck[0] if run.side(s).deck else None for s in range(SEATS)]
         if None in tops:
-            first = run.rng.randrange(SEATS)
-            run.say("setup.kitty_empty", seat=run.seat(first))
             break
         flips += 1
         for s in range(SEATS):
@@ -611,12 +644,20 @@ def _begin(run: Run) -> None:
         )
         if totals[0] != totals[1]:
             first = 0 if totals[0] > totals[1] else 1
-            break
-    run.update(first=first, flips=flips)
-    run.say("setup.first", seat=run.seat(first))
-    for s in (first, 1 - first):
-        run.draw(s, HAND_SIZE)
-    _start_turn(run, first)
+    run.update(flips=flips)
+    return first
+
+
+def _concede(run: Run, i: int) -> None:
+    """Conceding loses. Before the kitty is turned over, the cuts not made yet are made where the dice fall
+    and the kitty is turned over as at the start first: what is at stake goes to the winner as after any loss."""
+    if run.state.phase is Phase.CUT:
+        for s in range(SEATS):
+            if not run.side(1 - s).cut:
+                _cut_deck(run, s, None, key="setup.cut_for")
+        _flip_kitty(run)
+    run.say("over.concede", seat=run.seat(i))
+    run.finish(1 - i, Ending.CONCEDED)
 
 
 # -- the turn --
@@ -915,8 +956,10 @@ def _undo(state: BattleState, i: int, to: int) -> tuple[BattleState, tuple[Battl
     """Both agreed: the battle rebuilt from its start through the steps before ``to``, with the same dice."""
     rebuilt = replay(start_of(state), state.history[: to - 1])
     run = Run(rebuilt, random.Random(0))
-    by = state.seats[i] if i >= 0 else "the judge"
-    run.say("proposal.undone", n=to, by=by)
+    if i >= 0:
+        run.say("proposal.undone", n=to, by=state.seats[i])
+    else:
+        run.say("proposal.undone_ruled", n=to)
     lines = tuple(e.text("en") for e in run.events if isinstance(e, Said))
     undone = rebuilt.model_copy(
         update={
