@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.web.desk import WebMode
 from data.engine import Db
 from data.library_store import LibraryStore
 from data.read_store import ReadStore
@@ -111,6 +112,9 @@ async def _round(store: Store, conn: Db, guild: str) -> None:
     # the steps before the snapshot too: the web record and the history read them
     _log_reads("actions,", ((e.seq, e.kind, e.body) for e in logged), read_logged)
     if state is not None:
+        seed = await view.seed(guild)
+        if seed != state.seed:
+            raise TransferError(f"guilds: the guild's seed is {shown(seed)}, but its round's {shown(state.seed)}")
         broken = round_rules.invariants(state)
         if broken:
             raise TransferError(f"the round, as its snapshot and log leave it, breaks its rules: {broken[0]}")
@@ -127,7 +131,9 @@ async def _round(store: Store, conn: Db, guild: str) -> None:
     with _refusing("mod_log: the moderators' log does not read"):
         await view.mod_log(guild, limit=await view.mod_log_count(guild))
     with _refusing("guild_settings: the server's settings do not read"):
-        await view.guild_settings(guild)
+        web = (await view.guild_settings(guild)).web
+    if web not in set(WebMode):
+        raise TransferError(f"guild_settings: web is {shown(web)}, not one of {', '.join(WebMode)}")
 
 
 def _move_reader(engine: Any) -> Callable[[str], Any]:

@@ -33,7 +33,7 @@ from data.store import Store, StoreOpenError, migrations, open_error
 FORMAT = "nomic-guild"
 VERSION = 1
 _HEAD = ("format", "version", "schema", "guild", "exported_at", "tables")
-"""The keys of an export (``exported_at`` is told, not needed)."""
+"""The keys of an export, each of them there."""
 
 
 @dataclass(frozen=True)
@@ -433,6 +433,11 @@ def check_document(document: Any, schema: int) -> str:
             continue
         rows[table.name] = _part(table, parts[table.name], guild)
     _logs(rows)
+    if "exported_at" not in document:  # told, not used: looked at last
+        raise TransferError("the document lacks the key exported_at every export has")
+    taken = _value_problem("time", document["exported_at"])
+    if taken is not None:
+        raise TransferError(f"the document's exported_at is {shown(document['exported_at'])}, {taken}")
     return guild
 
 

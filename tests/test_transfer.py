@@ -397,6 +397,8 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "a snapshot that is not a round": (_set("snapshots", "body", json.dumps({"guild": GUILD})), ("snapshot",)),
     "a snapshot that is not JSON": (_set("snapshots", "body", '{"guild": '), ("snapshot",)),
     "a snapshot of another guild": (_body("snapshots", lambda b: {**b, "guild": "other"}), ("snapshot", "other")),
+    "a round of another seed": (_set("guilds", "seed", "8"), ("guilds", "seed", "8")),
+    "a web mode that is none": (_set("guild_settings", "web", "maybe"), ("guild_settings", "maybe")),
     "a snapshot row of another step than its body": (_set("snapshots", "seq", 40), ("snapshot", "40", "47")),
     "an action the rules refuse": (_an_unaffordable_bid, ("actions", "step", "rules refuse")),
     "an action that is not one": (
@@ -418,6 +420,8 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], Any], tuple[str, ...]]] = {
     "a missing table": (_pop_key("tables", "snapshots"), ("snapshots",)),
     "a table without rows": (_pop_key("tables", "actions", "rows"), ("actions", "rows")),
     "no guild named": (_pop_key("guild"), ("guild",)),
+    "no time of export": (_pop_key("exported_at"), ("exported_at",)),
+    "a key no export has": (lambda d: d.update(extra=1), ("extra",)),
     "a row too short": (lambda d: _rows(d, "actions")[0].pop(), ("actions",)),
     "a number for a text": (_set("guild_channels", "channel_id", 1001), ("guild_channels", "channel_id")),
     "an object for a body": (_set("actions", "body", {"ctx": {}}), ("actions", "body")),

@@ -65,8 +65,8 @@ def invariants(state: LibraryState) -> list[str]:
             own = key_of(value)
             if own != str(key):
                 found.append(f"{name} {own} is filed under {key}")
-            elif below is not None and int(own) >= below:
-                found.append(f"{name} {own} exists, yet the library's next number is {below}")
+            elif below is not None and not 1 <= int(own) < below:
+                found.append(f"{name} {own} is not a number the library handed out (1 to {below - 1})")
     for copy in state.copies.values():
         design = state.designs.get(copy.design)
         if design is None:

@@ -31,8 +31,8 @@ def _filed(what: str, records: Mapping[int, object], number: str, below: int | N
         own = getattr(record, number)
         if own != key:
             found.append(f"{what} {own} is filed under {key}")
-        elif below is not None and isinstance(own, int) and own >= below:
-            found.append(f"{what} {own} exists, yet the next {what} would be number {below}")
+        elif below is not None and isinstance(own, int) and not 1 <= own < below:
+            found.append(f"{what} {own} is not a number the round handed out (1 to {below - 1})")
     return found
 
 
@@ -51,8 +51,8 @@ def invariants(state: RoundState) -> list[str]:
         for bid in lot.bids:
             if bid.amount < 1:
                 found.append(f"bid {bid.id} on lot {lot.number} is of {bid.amount} points")
-            if bid.id >= state.next_bid:
-                found.append(f"bid {bid.id} exists, yet the next bid would be number {state.next_bid}")
+            if not 1 <= bid.id < state.next_bid:
+                found.append(f"bid {bid.id} is not a number the round handed out (1 to {state.next_bid - 1})")
     for trades in (state.trades, state.closed_trades):
         found += _filed("trade", trades, "number", state.next_trade)
         for trade in trades.values():
