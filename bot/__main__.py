@@ -3,9 +3,11 @@ migrate-store``.
 
 Exit status: 0 done, 1 Discord refused or could not be reached, 2 a usage error (bad arguments, no
 such scenario file, a setting the bot cannot use), 3 the database cannot be used (``EXIT_STORE``; also a
-``DATABASE_URL`` or ``--db`` that names none the bot can read), 4 an
-import or a migration refused (``EXIT_REFUSED``: the guild is already in the target, the document is not
-one of ours), 5 ``shard-sim`` left guilds unplayed (held by another process, or their lock was lost).
+``DATABASE_URL`` or ``--db`` that names none the bot can read, and a source ``export`` or ``migrate-store``
+cannot read without changing it: missing, or at an older schema), 4 an import or a migration refused
+(``EXIT_REFUSED``: the guild is already in the target, the document is not one of ours, or the guild it
+holds would not load or breaks its rules), 5 ``shard-sim`` left guilds unplayed (held by another process,
+or their lock was lost).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ if TYPE_CHECKING:
     from data.engine import Target
 
 EXIT_STORE = 3
-"""The database file cannot be used (not a database, damaged, read-only, from a newer version):
-one line on stderr says which file, what is wrong and what to do."""
+"""The database file cannot be used (not a database, damaged, read-only, from a newer version; for a
+source that is only read, also missing or from an older version): one line on stderr says which file,
+what is wrong and what to do."""
 EXIT_REFUSED = 4
 """An import or a migration was refused; nothing was written. One line on stderr says why."""
 
@@ -420,10 +423,31 @@ def _shard_sim(args: argparse.Namespace) -> int:
     )
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _new_file(where: Target) -> Path | None:
+    """The SQLite file ``where`` names, when it does not exist yet (an import then makes it)."""
+    return where.path if where.path is not None and not where.path.exists() else None
+
+
+def _forget_file(path: Path) -> None:
+    """Remove a database file a refused import made, and its companions (it holds nothing of ours)."""
+    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        name.unlink(missing_ok=True)
+
+
 def _transfer_command(args: argparse.Namespace) -> int:
-    """``export GUILD``, ``import [FILE]`` and ``migrate-store --from A --to B`` (``data.transfer``)."""
+    """``export GUILD``, ``import [FILE]`` and ``migrate-store --from A --to B`` (``data.transfer``).
+
+    ``export`` and ``migrate-store`` only read their source (never migrated, never written): a source
+    that is not there, not the bot's, or at another schema version than this version's stops them with
+    status 3. ``import`` checks the document, then that the guild loads as the bot would load it, before
+    anything commits: a document that fails stops it with status 4 and one line, nothing written."""
     import json
 
+    from bot.import_check import guild_loads
     from data import transfer
     from data.store import Store
 
@@ -435,28 +459,36 @@ def _transfer_command(args: argparse.Namespace) -> int:
         return Settings().database
 
     async def export() -> int:
-        store = await Store.open(database())
+        source = await transfer.open_source(database())
         try:
-            document = await transfer.export_guild(store, args.guild)
+            document = await transfer.export_guild(source, args.guild)
         finally:
-            await store.close()
+            await source.close()
         if transfer.rows_of(document) == 0:
-            print(f"error: the database {store.path} holds nothing of guild {args.guild}", file=sys.stderr)
+            print(f"error: the database {source.path} holds nothing of guild {args.guild}", file=sys.stderr)
             return EXIT_REFUSED
         text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
         if args.out is None:
             sys.stdout.write(text)
         else:
             args.out.write_text(text, encoding="utf-8")
-        print(f"exported guild {args.guild}: {transfer.rows_of(document)} rows from {store.path}", file=sys.stderr)
+        print(f"exported guild {args.guild}: {transfer.rows_of(document)} rows from {source.path}", file=sys.stderr)
         return 0
 
-    async def load(document: dict[str, Any]) -> int:
-        store = await Store.open(database())
+    async def load(document: Any) -> int:
+        where = database()
+        transfer.check_document(document, transfer.known_schema(where))  # before the target is even opened
+        made = _new_file(where)
         try:
-            written = await transfer.import_guild(store, document, replace=args.replace)
-        finally:
-            await store.close()
+            store = await Store.open(where)
+            try:
+                written = await transfer.import_guild(store, document, replace=args.replace, check=guild_loads)
+            finally:
+                await store.close()
+        except transfer.TransferError:
+            if made is not None:
+                _forget_file(made)
+            raise
         print(f"imported guild {document['guild']}: {written} rows into {store.path}", file=sys.stderr)
         return 0
 
@@ -471,16 +503,20 @@ def _transfer_command(args: argparse.Namespace) -> int:
         if args.command == "export":
             return asyncio.run(export())
         if args.command == "import":
-            raw = args.file.read_text(encoding="utf-8") if args.file is not None else sys.stdin.read()
             try:
-                document = json.loads(raw)
-            except ValueError as exc:
-                print(f"error: the document is not JSON ({exc})", file=sys.stderr)
+                raw = args.file.read_bytes() if args.file is not None else sys.stdin.buffer.read()
+            except OSError as exc:
+                print(f"error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+            try:
+                document = json.loads(raw.decode("utf-8-sig"))
+            except ValueError as exc:  # not UTF-8, or not JSON
+                print(f"error: the document is not JSON text ({_one_line(str(exc))})", file=sys.stderr)
                 return EXIT_REFUSED
             return asyncio.run(load(document))
         return asyncio.run(move())
     except transfer.TransferError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_REFUSED
     except ValueError as exc:  # a URL of no engine we know
         print(f"error: {exc}", file=sys.stderr)

@@ -112,6 +112,18 @@ def state_from_rows(meta: str, rows: Mapping[str, Sequence[tuple[str, str]]]) ->
     return LibraryState(**data)
 
 
+class _Logged(BaseModel):
+    """A library action's log row body, as ``LibraryService`` writes it."""
+
+    ctx: Context
+    action: LibraryAction
+
+
+def read_logged(body: str) -> LibraryAction:
+    """A logged library action's body read back (``ValidationError`` when it is none)."""
+    return _Logged.model_validate_json(body).action
+
+
 def changed_rows(
     old: LibraryState | None, new: LibraryState, factory: LibraryStoreLike
 ) -> tuple[list[Any], list[tuple[str, str]]]:

@@ -22,7 +22,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -184,6 +184,46 @@ def dice_for(state: RoundState, action: Action, seq: int) -> random.Random:
     return action_rng(state.seed, seq) if engine.rolls_dice(action) else _NO_DICE
 
 
+def read_logged(body: str) -> Action:
+    """A logged action's body read back as a replay reads it (``ValidationError`` when it is none)."""
+    return _Entry.model_validate_json(body).action
+
+
+def _skipped(guild: str, seq: int, error: RuleError) -> None:
+    log.error("guild %s: logged action %s no longer applies; skipped", guild, seq, exc_info=error)
+
+
+def replay_logged(
+    guild: str,
+    state: RoundState | None,
+    row: LoggedActionLike,
+    *,
+    skipped: Callable[[str, int, RuleError], None] = _skipped,
+) -> RoundState | None:
+    """``state`` with the logged action ``row`` applied again, with the dice it was first applied with.
+
+    A logged action the rules no longer accept (a rule changed since) is told to ``skipped`` (by
+    default logged) and leaves the state as it was, one step on; an import's check refuses it instead.
+    """
+    entry = _Entry.model_validate_json(row.body)
+    action = entry.action
+    if isinstance(action, StartRound):
+        seed = json.loads(row.body).get("seed", "")
+        return engine.start_round(guild, seed, entry.ctx, action).state
+    if state is None:
+        raise RuntimeError(f"guild {guild}: action {row.seq} logged before the round started")
+    if row.seq != state.seq + 1:
+        raise RuntimeError(f"guild {guild}: log jumps from {state.seq} to {row.seq}")
+    rng = dice_for(state, action, row.seq)
+    try:
+        if isinstance(action, Tick):
+            return engine.advance(state, action, rng).state
+        return engine.apply(state, entry.ctx, action, rng).state
+    except RuleError as exc:
+        skipped(guild, row.seq, exc)
+        return state.model_copy(update={"seq": row.seq})
+
+
 class NotStartedError(ConflictError):
     """The guild has no round yet."""
 
@@ -302,32 +342,13 @@ class RoundService:
         snapshot, tail = await self._store.load(guild)
         state = RoundState.model_validate_json(snapshot.body) if snapshot is not None else None
         for row in tail:
-            state = self._replay(guild, state, row)
+            state = replay_logged(guild, state, row)
         if state is not None:
             if tail:
                 await self._store.write_snapshot(guild, seq=state.seq, at=state.clock, body=state.model_dump_json())
             self._states[guild] = self._durable[guild] = state
             self._snapshot_seq[guild] = state.seq if tail or snapshot is None else snapshot.seq
         return state
-
-    def _replay(self, guild: str, state: RoundState | None, row: LoggedActionLike) -> RoundState | None:
-        entry = _Entry.model_validate_json(row.body)
-        action = entry.action
-        if isinstance(action, StartRound):
-            seed = json.loads(row.body).get("seed", "")
-            return engine.start_round(guild, seed, entry.ctx, action).state
-        if state is None:
-            raise RuntimeError(f"guild {guild}: action {row.seq} logged before the round started")
-        if row.seq != state.seq + 1:
-            raise RuntimeError(f"guild {guild}: log jumps from {state.seq} to {row.seq}")
-        rng = dice_for(state, action, row.seq)
-        try:
-            if isinstance(action, Tick):
-                return engine.advance(state, action, rng).state
-            return engine.apply(state, entry.ctx, action, rng).state
-        except RuleError:
-            log.exception("guild %s: logged action %s no longer applies; skipped", guild, row.seq)
-            return state.model_copy(update={"seq": row.seq})
 
     async def start(
         self,
@@ -533,4 +554,3 @@ class RoundService:
         self._states.pop(guild, None)
         self._durable.pop(guild, None)
         self._snapshot_seq.pop(guild, None)
-
