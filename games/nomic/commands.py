@@ -176,6 +176,16 @@ def split_command(text: str) -> tuple[str, list[str]]:
     return ALIASES.get(name, name), words[1:]
 
 
+def command_word(text: str) -> str | None:
+    """The command word of a message (aliases resolved), or None when it is no readable command."""
+    if not is_command(text):
+        return None
+    try:
+        return split_command(text)[0]
+    except BadInputError:
+        return None
+
+
 def _shown(text: str, limit: int = 24) -> str:
     visible = "".join(ch for ch in text if ch.isprintable() and ch not in "`@")
     return visible if len(visible) <= limit else visible[: limit - 1] + "…"
