@@ -265,7 +265,9 @@ async def _placements(ctx: Ctx, context: Context, action: Any, text: str) -> Non
 HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
 HELP_BID = (
     "Bidding: `/bid` is answered at once (a refused bid only you see); `!bid` is answered every few seconds in"
-    " the channel's one *Bids received* message, with everyone's bids."
+    " the channel's one *Bids received* message, with everyone's bids. While bids are sealed, bid by DM to me"
+    " (`!bid LOT AMOUNT`) or with `/bid`: a `!bid` typed in a channel is removed, and #auctions shows only a hash"
+    " of each bid until they all open."
 )
 HELP_MODERATORS = (
     "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "
