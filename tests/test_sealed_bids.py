@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 
 from bot.sim.replay import ReplayResult, read_scenario, replay
+from bot.web import pages
+from bot.web.render import to_html, to_json
+from bot.web.wiki import week_markup
 from games.nomic import engine
 from games.nomic.actions import AcceptTrade, Action, AdminLot, AdminSet, OfferTrade, PlaceBid, SetNotice, Tick
 from games.nomic.auction import SEALED_HERE
@@ -52,6 +55,7 @@ from tests.support import (
     tick,
 )
 from tests.test_auction_trades import auction, with_lots
+from tests.test_web import _all_pages
 
 AE, AS_ = BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
@@ -365,3 +369,17 @@ async def test_a_dm_bid_while_bids_are_open_is_sent_to_auctions(tmp_path: Path) 
     assert [e.get("to") for e in answer] == ["alice"]
     assert "#auctions" in answer[0]["content"]
     assert result.document["lots"][0]["high_bid"] is None
+
+
+def test_no_page_of_the_web_record_nor_the_wiki_shows_a_sealed_amount() -> None:
+    state = sealed_auction("alice", "bob")
+    state = bid(state, "alice", 1, 37)
+    state = bid(state, "bob", 1, 43, minutes=1)
+    g = pages.GuildHead("g1", "Test")
+    for page in _all_pages(state, g):
+        shown = to_html(page) + to_json(page)
+        assert not re.search(r"\b(37|43)\b", HEX64.sub("", shown)), page.path
+    week = pages.week_page(g, state, state.clock)
+    assert [(lot["high_bid"], lot["bids"]) for lot in week.data["lots"]] == [(None, 2), (None, 0)]
+    assert "sealed until the auction ends" in to_html(week)
+    assert "sealed until the auction ends" in "\n".join(week_markup(week))
