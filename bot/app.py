@@ -41,6 +41,7 @@ from bot.permissions import cannot_post
 from bot.receipts import BidReceipts
 from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
+from bot.sealed import SealedDesk
 from bot.settings import Settings
 from bot.sharding import GuildKeeper
 from bot.web.desk import WebDesk, is_web_command
@@ -136,6 +137,8 @@ class NomicBot(commands.Bot):
         """Prefix bids' answers, together in each channel's one "bids received" message (``bot.receipts``)."""
         self.desk = TableDesk(self)
         self.cards = CardDesk(self)
+        self.sealed = SealedDesk(self)
+        """Sealed bids: by DM, and a ``!bid`` typed in a channel refused privately (``bot.sealed``)."""
         self.notices = Notices(self)
         self.memory = Memory(enabled=clock is None)
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
@@ -578,8 +581,11 @@ class NomicBot(commands.Bot):
         *,
         name: str | None = None,
         role: ChannelRole | None = None,
+        private: bool = False,
     ) -> Context:
-        """Who acts, where and when, as the rules see it. ``user`` may be a bare id (a member who left)."""
+        """Who acts, where and when, as the rules see it. ``user`` may be a bare id (a member who left).
+
+        ``private``: only the member saw the command (a DM, a slash command)."""
         shown = name or getattr(user, "display_name", None) or getattr(user, "name", None) or str(user.id)
         return Context(
             actor=str(user.id),
@@ -588,6 +594,7 @@ class NomicBot(commands.Bot):
             at=self.clock.now(),
             is_moderator=isinstance(user, discord.Member) and self.is_moderator(user, config),
             event_id=event_id,
+            private=private,
         )
 
     # -- commands: the one path --
@@ -608,13 +615,17 @@ class NomicBot(commands.Bot):
 
     async def _run_command(self, ctx: commands.Context[NomicBot], guild: discord.Guild, text: str) -> None:
         """The command, once this process holds the guild."""
+        slash = ctx.interaction is not None
+        if not slash and words.command_word(text) == "bid" and await self.router.bids_sealed(str(guild.id)):
+            await self.sealed.refuse_typed(ctx.message)  # its amount must not stay where others read it
+            return
         if await self.desk.run(ctx, text):
             return  # a thread game's command: answered by the tables
         if await self.cards.run(ctx, text):
             return  # a card library's command (`!card`, `!guild`)
         config = await self.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
-        context = self.context(ctx.author, ctx.channel, config, event)
+        context = self.context(ctx.author, ctx.channel, config, event, private=slash)
         if is_web_command(text):
             await present(ctx, context, None, await self.router.web_command(str(guild.id), context, text) or [])
             return
@@ -637,7 +648,9 @@ class NomicBot(commands.Bot):
                 await self._screen(message, message.guild)
             return  # not a command: the events cog reads proposals and candidacies
         if message.guild is None:
-            # a DM: a move at a thread game's table (a secret vote, say), or a pointer to the server
+            # a DM: a sealed bid, a move at a thread game's table (a secret vote, say), or a pointer to the server
+            if await self.sealed.direct(message, command_text(message.content, self.settings.command_prefix)):
+                return
             if await self.cards.direct(message, command_text(message.content, self.settings.command_prefix)):
                 return
             if await self.desk.direct(message, command_text(message.content, self.settings.command_prefix)):

@@ -193,8 +193,8 @@ class BidReceipts:
         if desk.message is None and kept is not None and kept[0] == str(channel.id) and kept[1].isdigit():
             desk.message = channel.get_partial_message(int(kept[1]))
         state = await self._bot.service.state(guild)
-        if state is None:
-            return
+        if state is None or state.sealed_bids:
+            return  # sealed bids are never listed in a channel
         now, ticks = self._bot.clock.now(), asyncio.get_running_loop().time()
         latest: dict[str, tuple[datetime, int, int]] = {}
         for lot in state.lots.values():

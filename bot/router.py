@@ -29,6 +29,7 @@ from games.nomic.actions import (
     DeleteMessage,
     EditMessage,
     OfferTrade,
+    PlaceBid,
     Propose,
     React,
     ShowHelp,
@@ -160,11 +161,16 @@ def fresh(posts: list[Post], now: datetime) -> list[Post]:
 
 def announcements(outcome: Outcome, ctx: Context) -> list[Post]:
     """What a command's events announce in other channels besides the answer (an emptied office of
-    judge in #judge-elections), one message per channel."""
+    judge in #judge-elections), and what they post on their own wherever the command was typed (a
+    sealed bid's hash line in #auctions), one message per channel."""
     grouped: dict[ChannelRole, list[str]] = {}
     for event in outcome.events:
-        where = event.announce()
-        if where is not None and where is not ctx.channel:
+        where = event.aside()
+        if where is None:
+            where = event.announce()
+            if where is ctx.channel:
+                continue  # the answer, there, says it
+        if where is not None:
             grouped.setdefault(where, []).append(event.text())
     return [Post("\n".join(texts), channel=channel, at=ctx.at) for channel, texts in grouped.items()]
 
@@ -371,6 +377,10 @@ class Router:
                     replace(p, channel=ChannelRole.GAME_ACTIONS) for p in drafted if not (p.private or p.error or p.to)
                 ]
                 return answers + shown
+            if commands.command_word(content) == "bid":
+                # a sealed bid sent by DM: the round's (whose rules refuse it when bids are open)
+                private = ctx.model_copy(update={"private": True})
+                return await self.round_command(guild, private, content, resolve, source_line=source_line)
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
         web_posts = await self.web_command(guild, ctx, content)
@@ -395,11 +405,28 @@ class Router:
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
+        return await self.round_command(guild, ctx, content, resolve, source_line=source_line)
+
+    async def round_command(
+        self,
+        guild: str,
+        ctx: Context,
+        content: str,
+        resolve: commands.MemberResolver,
+        *,
+        source_line: int | None = None,
+    ) -> list[Post]:
+        """A command of the round, read by the grammar and carried out."""
         try:
             action = commands.parse(content, resolve)
         except RuleError as exc:
-            return [Post(error_text(exc), error=True)]
+            return [Post(error_text(exc), error=True, private=ctx.private)]
         return await self.run(guild, ctx, action, source_line=source_line)
+
+    async def bids_sealed(self, guild: str) -> bool:
+        """Whether the auction running takes sealed bids (every answer to a bid is then its bidder's alone)."""
+        state = await self.service.state(guild)
+        return state is not None and state.sealed_bids
 
     async def _voting_window(self, guild: str, at: datetime) -> tuple[datetime | None, datetime | None]:
         """The phase a standard proposal made at ``at`` votes through, by the calendar in force."""
@@ -491,6 +518,7 @@ class Router:
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         """Answer a query from the state, or carry out an action through the service."""
         copies_line = ""
+        secret = isinstance(action, PlaceBid) and await self.bids_sealed(guild)
         try:
             if not action.changes_state:
                 text = await self._query(guild, ctx, action)
@@ -505,16 +533,20 @@ class Router:
                 copies_line = await self._offered_copies(guild, ctx, action)
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
-            return [Post(error_text(exc), error=True)]
-        return self._answer(ctx, outcome, copies_line, action)
+            return [Post(error_text(exc), error=True, private=secret)]
+        return self._answer(ctx, outcome, copies_line, action, secret=secret)
 
-    def _answer(self, ctx: Context, outcome: Outcome, extra: str = "", action: Action | None = None) -> list[Post]:
+    def _answer(
+        self, ctx: Context, outcome: Outcome, extra: str = "", action: Action | None = None, *, secret: bool = False
+    ) -> list[Post]:
+        """``secret``: the answer is the acting member's alone, refusals too (a bid while bids are sealed)."""
         if outcome.duplicate:
             return []
         if outcome.error is not None:
-            return [Post(error_text(outcome.error), error=True)]
+            return [Post(error_text(outcome.error), error=True, private=secret)]
         text = outcome.text() + (f"\n{extra}" if extra else "")
-        posts = [Post(text), *announcements(outcome, ctx), *private_posts(outcome, ctx.at)]
+        answer = Post(text, private=secret or outcome.private)
+        posts = [answer, *announcements(outcome, ctx), *private_posts(outcome, ctx.at)]
         noted = modlog.entry(ctx, action, outcome.events) if action is not None else None
         if noted is not None:
             posts.append(Post(noted.post_text(), channel=ChannelRole.MOD_LOG, at=ctx.at))

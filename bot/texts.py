@@ -68,3 +68,22 @@ def help_text(
             usage, summary = HELP_SUMMARY_MODERATORS
             lines.append(f"`{usage}` - {summary}")
     return "\n".join(lines)
+
+
+# -- sealed bids on Discord (``bot.sealed``) --
+
+SEALED_REMOVED = "I removed your message so that its amount stays secret."
+SEALED_NOT_REMOVED = "I may not remove messages there: delete yours yourself if you want its amount to stay secret."
+SEALED_NO_ROUND = (
+    "You play in no server's round that I run, so I cannot take a bid from you: `!join` in a server's"
+    " #game-actions first."
+)
+
+
+def sealed_which_server(playing: list[str], named: str) -> str:
+    """A DM bid of a member who plays in several servers and named none of them (or one they do not play in)."""
+    listed = ", ".join(f"**{name}**" for name in playing)
+    example = f"`!bid 2 30 {playing[0]}`" if playing else "`!bid 2 30 SERVER`"
+    if named:
+        return f"You play in no server called **{named}** that I know of; you play in {listed}. Write, e.g., {example}."
+    return f"You play in several servers' rounds ({listed}): name one after the amount, e.g. {example}."

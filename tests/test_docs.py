@@ -47,6 +47,7 @@ async def test_the_transcript_examples_of_the_simulator_page_come_from_real_runs
             ("cards.jsonl", "3"),
             ("table_nuclear.jsonl", "7"),
             ("notices.jsonl", "1"),
+            ("sealed.jsonl", "1"),
         ):
             transcript, _ = await _run(name, seed)
             said += transcript

@@ -151,6 +151,9 @@ async def present(ctx: Ctx, context: Context, action: Action | None, posts: list
             await reply(ctx, "That was done already.", ephemeral=True)
         return
     channel, member = ctx.channel, ctx.author
+    if isinstance(action, PlaceBid) and posts[0].private:
+        await _sealed_bid(ctx, posts)
+        return
     if (
         isinstance(action, PlaceBid)
         and not slash
@@ -186,6 +189,26 @@ async def present(ctx: Ctx, context: Context, action: Action | None, posts: list
             await _private(ctx, embed=discord.Embed(description=config.localize(post.text, guild)), hand=None)
         else:
             await reply(ctx, config.localize(post.text, guild))
+
+
+async def _sealed_bid(ctx: Ctx, posts: list[Post]) -> None:
+    """A bid while bids are sealed: its answer is the bidder's alone (ephemeral for ``/bid``; a bid typed in a
+    channel is removed and refused by DM), its hash line goes to #auctions and the lot board follows."""
+    bot, guild = ctx.bot, ctx.guild
+    if guild is None:
+        return
+    if ctx.interaction is None:
+        await bot.sealed.refuse_typed(ctx.message, posts[0].text)
+        return
+    answer = (await bot.config(guild.id)).localize(posts[0].text, guild)
+    if posts[0].error:
+        texts = [answer]
+        await _with_held(ctx, texts)
+        await reply(ctx, texts[0], ephemeral=True)
+        return
+    await _private(ctx, embed=discord.Embed(description=answer), hand=None)
+    await bot.deliver(guild, [p for p in posts[1:] if p.to or p.channel is not None])
+    await bot.sealed.board(guild)
 
 
 async def _with_held(ctx: Ctx, texts: list[str]) -> None:
@@ -242,7 +265,9 @@ async def _placements(ctx: Ctx, context: Context, action: Any, text: str) -> Non
 HELP_SLASH = "Every command also works as a slash command: type `/` and pick it."
 HELP_BID = (
     "Bidding: `/bid` is answered at once (a refused bid only you see); `!bid` is answered every few seconds in"
-    " the channel's one *Bids received* message, with everyone's bids."
+    " the channel's one *Bids received* message, with everyone's bids. While bids are sealed, bid by DM to me"
+    " (`!bid LOT AMOUNT`) or with `/bid`: a `!bid` typed in a channel is removed, and #auctions shows only a hash"
+    " of each bid until they all open."
 )
 HELP_MODERATORS = (
     "Moderators: `!setup` (`/setup server`) binds the round's channels in one step and reports what I lack "

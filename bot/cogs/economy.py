@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.cogs.base import Ctx, line, perform, word
 from games.nomic.common import highest_bid
 from games.nomic.state import RoundState, TradeStatus
+from games.nomic.views import sealed_label
 
 if TYPE_CHECKING:
     from bot.app import NomicBot
@@ -83,8 +84,11 @@ class Economy(commands.Cog):
             if not str(number).startswith(current.strip()):
                 continue
             lot = state.lots[number]
-            high = highest_bid(state, lot)
-            bid = f"highest {high.amount} by {_name(state, high.player)}" if high else "no bid yet"
+            if state.sealed_bids:
+                bid = sealed_label(lot)
+            else:
+                high = highest_bid(state, lot)
+                bid = f"highest {high.amount} by {_name(state, high.player)}" if high else "no bid yet"
             cards = " ".join(c.code for c in lot.cards)
             out.append(app_commands.Choice(name=f"Lot {number}: {cards} ({bid})"[:100], value=str(number)))
         return out[:MAX_CHOICES]

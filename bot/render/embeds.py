@@ -18,6 +18,7 @@ from games.nomic.cards import Card
 from games.nomic.common import highest_bid
 from games.nomic.digest import Digest
 from games.nomic.state import Player, RoundState
+from games.nomic.views import sealed_label
 from scheduler.calendar import phase_window, placements_at
 
 DESCRIPTION_LIMIT = 4096
@@ -29,6 +30,7 @@ MESSAGE_LIMIT = 2000
 
 BOARD_FILE = "board.png"
 BOARD_FOOTER = "Bid with /bid LOT AMOUNT: its answer comes at once, only to you when refused."
+SEALED_BOARD_FOOTER = "Bids are sealed: /bid or a DM to me (!bid LOT AMOUNT); only you see the answer."
 HAND_FILE = "hand.png"
 
 GOLD = discord.Colour.gold()
@@ -99,6 +101,9 @@ def board_lots(state: RoundState) -> list[BoardLot]:
     lots: list[BoardLot] = []
     for number in sorted(state.lots):
         lot = state.lots[number]
+        if state.sealed_bids:
+            lots.append(BoardLot(number, tuple(lot.cards), sealed_label(lot)))
+            continue
         high = highest_bid(state, lot)
         label = "no bid" if high is None else f"{high.amount} - {_name(state, high.player)}"
         lots.append(BoardLot(number, tuple(lot.cards), label))
@@ -112,7 +117,7 @@ def board(state: RoundState, text: str, now: datetime) -> tuple[discord.Embed, d
     embed.add_field(name=f"The {state.phase.value} phase ends", value=f"{timestamp(ends, 'F')} ({timestamp(ends)})")
     picture = discord.File(io.BytesIO(render_board(board_lots(state))), filename=BOARD_FILE)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=BOARD_FOOTER)
+    embed.set_footer(text=SEALED_BOARD_FOOTER if state.sealed_bids else BOARD_FOOTER)
     return embed, picture
 
 

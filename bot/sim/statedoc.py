@@ -9,8 +9,8 @@ from typing import Any
 from bot.sim.world import iso
 from games.ictc.copies import deck_problems
 from games.ictc.state import STARTER, LibraryState
-from games.nomic.common import highest_bid
 from games.nomic.proposals import tally
+from games.nomic.sealed import bidders, public_high
 from games.nomic.service import RoundService
 from games.nomic.state import JudgeRequest, Proposal, RoundState
 from games.tables.lobby import Table
@@ -158,14 +158,15 @@ def state_document(
     lots = []
     for number in sorted(state.lots):
         lot = state.lots[number]
-        high = highest_bid(state, lot)
-        lots.append(
-            {
-                "number": number,
-                "cards": [c.code for c in lot.cards],
-                "high_bid": {"player": high.player, "amount": high.amount} if high is not None else None,
-            }
-        )
+        high = public_high(state, lot)
+        entry: dict[str, Any] = {
+            "number": number,
+            "cards": [c.code for c in lot.cards],
+            "high_bid": {"player": high.player, "amount": high.amount} if high is not None else None,
+        }
+        if state.sealed_bids:
+            entry["sealed_bids"] = bidders(lot)  # no high bid before the opening: how many bid, never how much
+        lots.append(entry)
     proposals = []
     for p in sorted([*state.proposals.values(), *archived_proposals], key=lambda p: p.number):
         votes_for, votes_against = (p.votes_for, p.votes_against) if not p.status.open else tally(state, p.message)

@@ -17,12 +17,12 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.web.season import ConfidenceResult, Season, Week
-from games.nomic.common import highest_bid
 from games.nomic.events import ordinal
 from games.nomic.hands import hand_score, score_category
 from games.nomic.items import Items
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
+from games.nomic.sealed import bidders, public_high
 from games.nomic.state import (
     JudgeRequest,
     PlacementRecord,
@@ -277,7 +277,7 @@ def week_page(g: GuildHead, state: RoundState, now: datetime) -> Page:
     lots = []
     for number in sorted(state.lots):
         lot = state.lots[number]
-        high = highest_bid(state, lot)
+        high = public_high(state, lot)
         lots.append(
             {
                 "number": number,
@@ -290,7 +290,8 @@ def week_page(g: GuildHead, state: RoundState, now: datetime) -> Page:
                     "name": _name_of(state, high.player),
                     "url": g.url("players", high.player),
                 },
-                "bids": len(lot.bids),
+                "bids": bidders(lot) if state.sealed_bids else len(lot.bids),
+                "sealed": state.sealed_bids,
                 "rolled": bool(lot.rolls),
             }
         )

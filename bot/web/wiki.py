@@ -86,7 +86,9 @@ def week_markup(week: pages.Page) -> list[str]:
         [
             str(lot["number"]),
             cards(lot["cards"]),
-            text(f"{lot['high_bid']['amount']} by {lot['high_bid']['name']}") if lot["high_bid"] else "none",
+            text(f"{lot['high_bid']['amount']} by {lot['high_bid']['name']}")
+            if lot["high_bid"]
+            else ("sealed until the auction ends" if lot.get("sealed") else "none"),
             str(lot["bids"]),
         ]
         for lot in data["lots"]

@@ -17,6 +17,7 @@ from games.nomic.common import (
 from games.nomic.context import Context
 from games.nomic.errors import BadInputError
 from games.nomic.events import Event, ItemsAdjusted, OptionChanged
+from games.nomic.phases import Phase
 from games.nomic.state import RoundState, RulesetVersion
 
 
@@ -71,7 +72,8 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
         change=f"{action.option.strip()} = {_show(new)}",
     )
     state = adopt_ruleset(state, ruleset, record, ctx.at)
-    event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name)
+    note = _sealed_note(state, action.option.strip(), old, new)
+    event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name, note)
     events: list[Event] = [event]
     if state.ruleset_versions[-2].ruleset.auction.revive_bids and not ruleset.auction.revive_bids:
         # Bids that were only waiting to become affordable again lapse for good now, as they
@@ -82,6 +84,17 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
         state = changes.state()
         events.extend(changes.events)
     return Transition(state, tuple(events))
+
+
+def _sealed_note(state: RoundState, option: str, old: object, new: object) -> str:
+    """Sealed bids change with the next auction phase: the one running keeps its bids as they are."""
+    if option != "auction.sealed_bids" or old == new:
+        return ""
+    kind = "sealed" if new else "open"
+    if state.phase is Phase.AUCTION:
+        running = "sealed" if state.sealed_bids else "open"
+        return f"The auction running keeps its {running} bids; the next auction phase takes {kind} bids."
+    return f"The next auction phase takes {kind} bids."
 
 
 def _show(value: object) -> str:

@@ -18,16 +18,34 @@ from games.nomic.common import (
     with_bid,
 )
 from games.nomic.context import ChannelRole, Context
-from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError, WrongPhaseError
+from games.nomic.errors import (
+    BadInputError,
+    ConflictError,
+    InsufficientError,
+    UnknownError,
+    WrongChannelError,
+    WrongPhaseError,
+)
 from games.nomic.events import BidPlaced, Event, LotGenerated, LotSold, LotUnsold, PassedOver
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.ruleset import UnsoldLots
 from games.nomic.state import Bid, Lot, RoundState
 
+SEALED_HERE = (
+    "bids are sealed in this auction: send `!bid LOT AMOUNT` to me by DM, or use `/bid` (only you see its"
+    " answer); #auctions shows only a hash of each bid until they all open when the auction ends"
+)
+"""The refusal of a bid typed where others read it while bids are sealed (``games.nomic.sealed``)."""
+
 
 def check_bid(state: RoundState, ctx: Context, action: PlaceBid) -> None:
-    require_channel(ctx, ChannelRole.AUCTIONS)
+    """An open bid is typed in #auctions and must beat the lot's highest valid bid; a sealed one is sent
+    privately and need not (nobody sees that bid): see ``games.nomic.sealed``."""
+    if not state.sealed_bids:
+        require_channel(ctx, ChannelRole.AUCTIONS)
+    elif not ctx.private:
+        raise WrongChannelError(SEALED_HERE)
     player = require_player(state, ctx)
     if state.phase is not Phase.AUCTION:
         raise WrongPhaseError("bids are taken only during the auction phase")
@@ -39,6 +57,8 @@ def check_bid(state: RoundState, ctx: Context, action: PlaceBid) -> None:
         raise BadInputError("a bid must be at least 1 point")
     if action.amount > player.points:
         raise InsufficientError(f"you cannot afford {action.amount} points (you have {player.points})")
+    if state.sealed_bids:
+        return
     high = highest_bid(state, lot)
     if high is not None and action.amount <= high.amount:
         raise ConflictError(f"a bid on lot {lot.number} must exceed the highest valid bid of {high.amount}")
@@ -50,14 +70,7 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
     high = highest_bid(state, lot)
     beaten = high.player if high is not None and high.player != ctx.actor else None
     bid = Bid(id=state.next_bid, lot=lot.number, player=ctx.actor, amount=action.amount, at=ctx.at)
-    lot = with_bid(lot, bid)
-    player = state.players[ctx.actor]
-    players = state.players
-    if action.amount > player.bid_ceiling:
-        players = {**players, ctx.actor: player.model_copy(update={"bid_ceiling": action.amount})}
-    state = state.model_copy(
-        update={"lots": {**state.lots, lot.number: lot}, "next_bid": bid.id + 1, "players": players}
-    )
+    state = with_placed(state, with_bid(lot, bid), bid)
     placed = BidPlaced(
         ctx.actor_name,
         lot.number,
@@ -67,6 +80,16 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
         beaten_amount=high.amount if beaten is not None and high is not None else 0,
     )
     return Transition(state, (placed,))
+
+
+def with_placed(state: RoundState, lot: Lot, bid: Bid) -> RoundState:
+    """The state with ``lot`` (now holding ``bid``), the next bid's number, and the bidder's ceiling raised."""
+    player = state.players[bid.player]
+    players = state.players
+    if bid.amount > player.bid_ceiling:
+        players = {**players, bid.player: player.model_copy(update={"bid_ceiling": bid.amount})}
+    lots = {**state.lots, lot.number: lot}
+    return state.model_copy(update={"lots": lots, "next_bid": bid.id + 1, "players": players})
 
 
 def _require_room(state: RoundState) -> None:
@@ -131,7 +154,7 @@ def settle_auction(state: RoundState) -> Transition:
         if winner is None:
             events.append(LotUnsold(number, lot.cards, kept=keep_unsold, lapsed=passed_over))
             if keep_unsold:
-                remaining[number] = lot.model_copy(update={"bids": (), "lapsed": ()})
+                remaining[number] = lot.model_copy(update={"bids": (), "lapsed": (), "seals": ()})
             continue
         name = state.players[winner.player].name
         # The lot leaves before the payment, so its winning bid is not reported as lapsing.

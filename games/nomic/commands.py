@@ -81,7 +81,12 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("join", "!join", "become a player of the round", _GA),
     CommandWord("leave", "!leave", "stop being a player (your items are lost; a judge also stops being judge)", _GA),
     CommandWord("inventory", "!inventory [@member]", "points, cards and items of you or another player"),
-    CommandWord("bid", "!bid LOT AMOUNT", "bid points on a lot during the auction phase", (ChannelRole.AUCTIONS,)),
+    CommandWord(
+        "bid",
+        "!bid LOT AMOUNT",
+        "bid points on a lot during the auction phase (while bids are sealed: by DM to me, or `/bid`)",
+        (ChannelRole.AUCTIONS,),
+    ),
     CommandWord("lots", "!lots", "the lots on offer and their highest valid bids"),
     CommandWord("generate", "!generate", "roll a new lot (outside the auction phase, up to the limit)", _GA),
     CommandWord("present", "!present C1 C2 C3 C4 C5", "present five of your cards as a hand (bartering)", _GA),
@@ -174,6 +179,16 @@ def split_command(text: str) -> tuple[str, list[str]]:
         raise BadInputError("that is not a command; `!help` lists the commands")
     name = words[0].lower()
     return ALIASES.get(name, name), words[1:]
+
+
+def command_word(text: str) -> str | None:
+    """The command word of a message (aliases resolved), or None when it is no readable command."""
+    if not is_command(text):
+        return None
+    try:
+        return split_command(text)[0]
+    except BadInputError:
+        return None
 
 
 def _shown(text: str, limit: int = 24) -> str:

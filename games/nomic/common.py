@@ -185,7 +185,9 @@ class HoldingChanges:
         if player is not None and player.bid_ceiling > max(points, 0):
             self._set_player(player_id, player.model_copy(update={"bid_ceiling": max(points, 0)}))
         if lost:
-            self.events.append(BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason, player=player_id))
+            sealed = self._state.sealed_bids
+            lapse = BidsInvalidated(name=name, bids=tuple(sorted(lost)), reason=reason, player=player_id, sealed=sealed)
+            self.events.append(lapse)
 
     def state(self) -> RoundState:
         """The state with every change so far; later changes copy the maps anew, leaving it as it is."""

@@ -40,6 +40,8 @@ class Context(BaseModel):
     at: datetime
     is_moderator: bool = False
     event_id: str = ""
+    private: bool = False
+    """Only the acting member saw the command: a DM to the bot or a slash command (a sealed bid needs it)."""
 
 
 SYSTEM = "system"

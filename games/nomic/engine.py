@@ -23,6 +23,7 @@ from games.nomic import (
     presenting,
     proposals,
     reminders,
+    sealed,
     trades,
 )
 from games.nomic.actions import (
@@ -92,13 +93,19 @@ _RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
     SetNotice: (notices.check_set, notices.apply_set),
 }
 
+SEALED_NOTE = (
+    "Bids are sealed this auction: send `!bid LOT AMOUNT` to me by DM or use `/bid`; #auctions shows a hash of"
+    " each bid, and they all open when the auction ends."
+)
+
 TRADE_HISTORY = timedelta(days=7)
 """Closed trades stay answerable (``trade 3 was declined``) this long, then leave the state."""
 
 
-def rolls_dice(action: Action) -> bool:
-    """Whether applying ``action`` may draw from its RNG (lots are rolled, ties are tossed)."""
-    return isinstance(action, GenerateLot | Tick)
+def rolls_dice(action: Action, state: RoundState) -> bool:
+    """Whether applying ``action`` may draw from its RNG (lots are rolled, ties are tossed, a sealed bid
+    draws its salt)."""
+    return isinstance(action, GenerateLot | Tick) or (isinstance(action, PlaceBid) and state.sealed_bids)
 
 
 def check(state: RoundState, ctx: Context, action: Action) -> None:
@@ -122,6 +129,8 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
     """
     if isinstance(action, GenerateLot):
         step = auction.apply_generate(state, ctx, action, rng)
+    elif isinstance(action, PlaceBid) and state.sealed_bids:
+        step = sealed.apply_sealed_bid(state, ctx, action, rng)
     else:
         rule = _RULES.get(type(action))
         if rule is None:
@@ -151,6 +160,7 @@ def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Tran
         moderators=frozenset(action.moderators),
         phase=action.phase,
         presenting_open=action.presenting_open,
+        sealed_bids=action.phase is Phase.AUCTION and action.ruleset.auction.sealed_bids,
     )
     return Transition(state, (RoundStarted(at=ctx.at, ruleset=action.ruleset.name),))
 
@@ -184,6 +194,10 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     events.extend(step.events)
     for kind in sorted(tick.boundaries, key=lambda k: k.order):
         if kind is BoundaryKind.AUCTION_END:
+            if state.sealed_bids:
+                opened = sealed.open_bids(state)
+                state = opened.state
+                events.extend(opened.events)
             step = auction.settle_auction(state)
             state = _with_sales(step.state, step.events).model_copy(
                 update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}
@@ -244,12 +258,15 @@ def _auction_start(state: RoundState, tick: Tick) -> Transition:
             "presenting_open": False,
             "hands": {},
             "presented_this_phase": frozenset(),
+            "sealed_bids": state.ruleset.auction.sealed_bids,
         }
     )
     events: list[Event] = []
     if tick.phase_ends_at is not None:
         lots = len(state.lots)
         note = f"{lots} lot{'s are' if lots != 1 else ' is'} up for auction: `!lots` in #auctions."
+        if state.sealed_bids:
+            note += f" {SEALED_NOTE}"
         events.append(PhaseBegins("auction", tick.phase_ends_at, note))
     if updated:
         events.append(PointsGranted(grant, len(updated)))

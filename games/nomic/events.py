@@ -46,6 +46,15 @@ class Event:
         """A reminder: not worth posting at or after this instant (when it is caught up after downtime)."""
         return None
 
+    def private_answer(self) -> bool:
+        """The answer this event is part of is for the acting member alone (a sealed bid's amount)."""
+        return False
+
+    def aside(self) -> ChannelRole | None:
+        """A channel this event is posted in on its own, never as part of the answer, even when the command
+        was typed there (a sealed bid's hash line, while its answer stays private); None: not such an event."""
+        return None
+
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
@@ -97,11 +106,19 @@ class BidsInvalidated(Event):
     reason: str
     player: str = field(default="", compare=False)
     """The bidder's id (the name is what is shown)."""
+    sealed: bool = False
+    """The bids are sealed: only their bidder is told (the opening says it to everyone)."""
 
     def text(self) -> str:
         listed = ", ".join(f"{amount} on lot {lot}" for lot, amount in self.bids)
         noun, verb = ("bid", "counts") if len(self.bids) == 1 else ("bids", "count")
-        return f"{self.name}'s {noun} ({listed}) no longer {verb}: {self.reason}."
+        said = f"{self.name}'s {noun} ({listed}) no longer {verb}: {self.reason}."
+        return f"🔒 Told to you alone while bids are sealed (the opening shows it): {said}" if self.sealed else said
+
+    def recipient(self) -> str | None:
+        if self.sealed and self.player:
+            return self.player
+        return None
 
 
 @dataclass(frozen=True)
@@ -398,9 +415,12 @@ class OptionChanged(Event):
     new: str
     version: int
     by: str
+    note: str = ""
+    """When the change does not take effect at once, when it does."""
 
     def text(self) -> str:
-        return f"{self.by} set `{self.option}` from {self.old} to {self.new} (ruleset version {self.version})."
+        note = f" {self.note}" if self.note else ""
+        return f"{self.by} set `{self.option}` from {self.old} to {self.new} (ruleset version {self.version}).{note}"
 
 
 def _stamp(at: datetime) -> str:

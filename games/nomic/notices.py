@@ -108,7 +108,8 @@ def _items(state: RoundState, events: Iterable[Event]) -> dict[str, list[OutbidI
     for event in events:
         if isinstance(event, BidPlaced) and event.beaten is not None:
             who, items = event.beaten, [OutbidItem(lot=event.lot, amount=event.beaten_amount)]
-        elif isinstance(event, BidsInvalidated) and event.player:
+        elif isinstance(event, BidsInvalidated) and event.player and not event.sealed:
+            # (a sealed bid's lapse is told to its bidder whatever their choice: nobody else is told)
             who = event.player
             player = state.players.get(who)
             points = player.points if player is not None else None
@@ -130,6 +131,8 @@ def _line(state: RoundState, player: str, item: OutbidItem) -> str | None:
     """What one item says now, or None when it no longer matters (the player leads again, or a
     beaten bid's lot is no longer up: its settlement said what became of it)."""
     lot = state.lots.get(item.lot)
+    if state.sealed_bids and not item.lapsed:
+        return None  # nobody is outbid while bids are sealed: the opening tells
     high = highest_bid(state, lot) if lot is not None else None
     if high is not None and high.player == player:
         return None

@@ -54,14 +54,17 @@ class Reminder(Event):
 @dataclass(frozen=True)
 class AuctionEnding(Reminder):
     lots: int
+    sealed: bool = False
     channel: ChannelRole = field(default=ChannelRole.AUCTIONS, init=False)
 
     def text(self) -> str:
         count = f"{self.lots} lot{' is' if self.lots == 1 else 's are'}"
-        return (
-            f"⏰ The auction ends {_soon(self.hours)}, {when(self.deadline, relative=True)}: {count} up. "
-            "Bid with `!bid LOT AMOUNT`; `!lots` shows the highest valid bids."
+        how = (
+            "Bids are sealed: send `!bid LOT AMOUNT` to me by DM or use `/bid`; they all open when the auction ends."
+            if self.sealed
+            else "Bid with `!bid LOT AMOUNT`; `!lots` shows the highest valid bids."
         )
+        return f"⏰ The auction ends {_soon(self.hours)}, {when(self.deadline, relative=True)}: {count} up. {how}"
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,7 @@ def remind(state: RoundState, tick: Tick, since: datetime, *, judge: bool = True
 def _calendar(state: RoundState, due: CalendarReminder) -> list[Event]:
     if due.kind is ReminderKind.AUCTION_END:
         if state.phase is Phase.AUCTION and state.lots:
-            return [AuctionEnding(due.deadline, due.hours, len(state.lots))]
+            return [AuctionEnding(due.deadline, due.hours, len(state.lots), sealed=state.sealed_bids)]
         return []
     if due.kind is ReminderKind.STANDARD_VOTE:
         voting = _standard_voting(state)

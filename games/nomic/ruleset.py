@@ -72,6 +72,11 @@ class Auction(_Part):
         default=False, description="a bid that became unaffordable counts again once it is affordable"
     )
     unsold_lots: UnsoldLots = Field(UnsoldLots.CARRY_OVER, description="what happens to lots nobody validly bid on")
+    sealed_bids: bool = Field(
+        default=False,
+        description="bids are sealed: sent by DM or /bid, shown in #auctions only as a hash, all opened when the"
+        " auction ends; a change takes effect when the next auction phase starts",
+    )
 
 
 Prize = Annotated[int, Field(ge=0, le=1_000_000)]

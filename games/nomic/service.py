@@ -165,10 +165,16 @@ class Outcome:
         return self.error is None and not self.duplicate
 
     def text(self) -> str:
-        """What the command's answer says: its events, but not those meant for one member alone."""
+        """What the command's answer says: its events, but not those meant for one member alone nor those
+        posted on their own (``Event.aside``)."""
         if self.error is not None:
             return f"Sorry, that did not work: {self.error}."
-        return "\n".join(e.text() for e in self.events if e.recipient() is None)
+        return "\n".join(e.text() for e in self.events if e.recipient() is None and e.aside() is None)
+
+    @property
+    def private(self) -> bool:
+        """The answer is for the acting member alone (a sealed bid's amount is in it)."""
+        return any(e.private_answer() for e in self.events)
 
 
 def action_rng(seed: str, seq: int) -> random.Random:
@@ -181,7 +187,7 @@ _NO_DICE = random.Random(0)
 
 
 def dice_for(state: RoundState, action: Action, seq: int) -> random.Random:
-    return action_rng(state.seed, seq) if engine.rolls_dice(action) else _NO_DICE
+    return action_rng(state.seed, seq) if engine.rolls_dice(action, state) else _NO_DICE
 
 
 def read_logged(body: str) -> Action:

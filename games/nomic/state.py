@@ -62,6 +62,22 @@ class LapsedBid(_Value):
     reason: str
 
 
+class Seal(_Value):
+    """A sealed bid as it was made: what its public hash commits to (``games.nomic.sealed``).
+
+    Every sealed bid made on a lot stays here until the bids open, a replaced one too, so that
+    every hash posted can be checked at the opening.
+    """
+
+    id: int
+    """The bid's number (``Bid.id``)."""
+    player: str
+    name: str
+    amount: int
+    salt: str
+    at: datetime
+
+
 class Lot(_Value):
     number: int
     cards: tuple[CardField, ...]
@@ -72,6 +88,8 @@ class Lot(_Value):
     bids: tuple[Bid, ...] = ()
     lapsed: tuple[LapsedBid, ...] = ()
     """Bids that left ``bids`` for good, in the order they lapsed."""
+    seals: tuple[Seal, ...] = ()
+    """While bids are sealed: every sealed bid made on the lot, in the order they were made."""
 
     def lapse(self, ids: Collection[int], *, name: str, reason: str) -> Lot:
         """The lot with the bids ``ids`` moved from ``bids`` to ``lapsed``, with their reason."""
@@ -302,6 +320,9 @@ class RoundState(_Value):
     """The number of the next lot: lots are numbered in order of creation and never reused.
     A snapshot written before this counter existed gets one on loading (``_lot_counter``)."""
     next_bid: int = 1
+    sealed_bids: bool = False
+    """Bids are secret now: the auction running takes sealed bids (``auction.sealed_bids`` as it was when
+    the phase began); False again once they are opened at its end."""
     trades: dict[int, Trade] = Field(default_factory=dict)
     """Open trade offers."""
     open_offer_counts: dict[str, int] = Field(default_factory=dict, exclude=True)

@@ -13,7 +13,8 @@ from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text, placement_line
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
-from games.nomic.state import JudgeRequest, Proposal, RequestStatus, RoundState, RulesetVersion
+from games.nomic.sealed import bidders, own_bids
+from games.nomic.state import JudgeRequest, Lot, Proposal, RequestStatus, RoundState, RulesetVersion
 from games.nomic.trades import offers_expire_at
 
 T = TypeVar("T", bound=BaseModel)
@@ -44,6 +45,9 @@ def inventory(
     hand = state.hands.get(player_id)
     if hand is not None:
         lines.append(f"Presented this week: {cards_text(hand.cards)}")
+    if asking_self and state.sealed_bids:
+        mine = ", ".join(f"lot {lot}: {amount}" for lot, amount in own_bids(state, player_id))
+        lines.append(f"Your sealed bids (only you see them): {mine or 'none that count'}")
     return "\n".join(lines)
 
 
@@ -51,6 +55,8 @@ def lots(state: RoundState) -> str:
     limit = state.ruleset.auction.lots_per_auction
     if not state.lots:
         return f"There are no lots yet (an auction holds {limit}). Players generate them outside the auction phase."
+    if state.sealed_bids:
+        return _sealed_lots(state, limit)
     out = [f"Lots ({len(state.lots)} of {limit}):"]
     for number in sorted(state.lots):
         lot = state.lots[number]
@@ -62,6 +68,25 @@ def lots(state: RoundState) -> str:
             bid = f"highest valid bid {high.amount} by {who}"
         out.append(f"Lot {number}: {cards_text(lot.cards)} - {bid}")
     return "\n".join(out)
+
+
+def _sealed_lots(state: RoundState, limit: int) -> str:
+    """While bids are sealed: how many members bid on each lot, never an amount."""
+    head = (
+        f"Lots ({len(state.lots)} of {limit}). Bids are sealed: send `!bid LOT AMOUNT` to me by DM or use `/bid`;"
+        " they all open when the auction ends."
+    )
+    out = [head]
+    for number in sorted(state.lots):
+        lot = state.lots[number]
+        out.append(f"Lot {number}: {cards_text(lot.cards)} - {sealed_label(lot)}")
+    return "\n".join(out)
+
+
+def sealed_label(lot: Lot) -> str:
+    """What a lot board says of a lot's bids while they are sealed."""
+    count = bidders(lot)
+    return "no sealed bid yet" if count == 0 else f"{count} sealed bid{'' if count == 1 else 's'}"
 
 
 def trades(state: RoundState, player_id: str) -> str:
