@@ -51,6 +51,7 @@ from games.nomic.digest import Digest, FinishedGame, WeekReviewed
 from games.nomic.errors import BadInputError, ConflictError, NotAllowedError, RuleError
 from games.nomic.events import Event
 from games.nomic.proposals import reaction_of
+from games.nomic.rulelang import known_item_names
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
@@ -395,8 +396,9 @@ class Router:
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
+        state = await self.service.state(guild)
         try:
-            action = commands.parse(content, resolve)
+            action = commands.parse(content, resolve, lambda: known_item_names(state) if state is not None else ())
         except RuleError as exc:
             return [Post(error_text(exc), error=True)]
         return await self.run(guild, ctx, action, source_line=source_line)

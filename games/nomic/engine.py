@@ -62,7 +62,6 @@ from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event, LotSold, LotUnsold, PhaseBegins, PointsGranted, RoundStarted
 from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.rulelang import triggers, uses
-from games.nomic.rulelang.force import blocks_in_force
 from games.nomic.rulelang.program import Trigger
 from games.nomic.rulelang.run import Occasion
 from games.nomic.rulelang.view import lots_bid_on
@@ -184,7 +183,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     retired: tuple[archive.Archived, ...] = ()
     new_judge = False
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
-    voted_under = blocks_in_force(state)
+    voted_under = triggers.rules_now(state)
     step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
     # a decision wakes the rules in force when the vote closed, not those the proposal itself enacts
     step = triggers.fire(step, triggers.decided_occasions(state, step), tick.at, blocks=voted_under)

@@ -11,7 +11,9 @@ from games.nomic.archive import Archive
 from games.nomic.common import highest_bid, member_label
 from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text, placement_line
+from games.nomic.items import kind_plural
 from games.nomic.proposals import tally
+from games.nomic.rulelang.force import in_force
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import JudgeRequest, Proposal, RequestStatus, RoundState, RulesetVersion
 from games.nomic.trades import offers_expire_at
@@ -37,6 +39,8 @@ def inventory(
         cards,
         f"Standard Proposal-Makers: {player.spm}",
     ]
+    if player.items:
+        lines.append(f"Items: {items_text(state, player.items)}")
     owned = sum(copies.values()) if copies else 0
     if copies and owned:
         listed = ", ".join(f"{name} ×{n}" for name, n in sorted(copies.items(), key=lambda kv: kv[0].casefold()))
@@ -45,6 +49,17 @@ def inventory(
     if hand is not None:
         lines.append(f"Presented this week: {cards_text(hand.cards)}")
     return "\n".join(lines)
+
+
+def items_text(state: RoundState, items: Mapping[str, int]) -> str:
+    """A player's items of the rules' kinds, each with what it is for (held items are public, as points are)."""
+    kinds = in_force(state).kinds
+    shown: list[str] = []
+    for name, count in sorted(items.items(), key=lambda kv: kv[0].casefold()):
+        kind = kinds.find(name)
+        use = kind.describe() if kind is not None else "no rule in force makes it any more"
+        shown.append(f"{kind_plural(name, count)} ({use})")
+    return "; ".join(shown)
 
 
 def lots(state: RoundState) -> str:

@@ -110,7 +110,12 @@ def in_force_of(blocks: Blocks) -> InForce:
 
 
 def in_force(state: RoundState) -> InForce:
-    return in_force_of(blocks_in_force(state))
+    return in_force_of(_blocks(state))
+
+
+def _blocks(state: RoundState) -> Blocks:
+    """``blocks_in_force`` looked up when called, so that it can be replaced as a whole."""
+    return blocks_in_force(state)
 
 
 def known_item_names(state: RoundState) -> tuple[str, ...]:

@@ -202,7 +202,10 @@ _GAIN = {"gains", "gain", "receives", "receive", "gets", "get"}
 _LOSE = {"loses", "lose"}
 _GIVE = {"gives", "give"}
 _TAKE = {"takes", "take"}
-_RESERVED_NAMES = {"point", "points", "pts", "pt", "spm", "spms", "nothing", "card", "cards", "copy", "item", "items"}
+_RESERVED_NAMES = {
+    "point", "points", "pts", "pt", "spm", "spms", "nothing", "card", "cards", "copy", "item", "items",
+    "standard_proposal_maker", "standard-proposal-maker", "proposal-maker", "proposal-makers",
+}  # fmt: skip
 
 
 class _Cursor:
@@ -406,10 +409,14 @@ class _Parser:
             line = self.lines[self.index]
             if line.indent <= indent:
                 break
-            if line.indent != inner:
+            if line.indent > inner:
                 raise RuleBlockError(
-                    "this line's indentation matches no line above it", line.number, min(line.indent, inner) + 1
+                    "this line is indented further than the line above it, which is no `if ...:`",
+                    line.number,
+                    inner + 1,
                 )
+            if line.indent != inner:
+                raise RuleBlockError("this line's indentation matches no line above it", line.number, line.indent + 1)
             statements.append(self.statement(line, inner, depth))
         return tuple(statements)
 
@@ -489,13 +496,18 @@ class _Parser:
             joiner = "to" if verb in _GIVE else "from"
             if not cur.accept(joiner):
                 raise cur.fail(f"say whom: `... {verb} {count} {item} {joiner} the judge`")
+            column = cur.column()
             other = self.who(cur, in_who=False)
             self.end(cur)
             giver, receiver = (who, other) if verb in _GIVE else (other, who)
             if isinstance(giver, Every) and isinstance(receiver, Every):
-                raise cur.fail("points or items move from one player to many or from many to one, not many to many")
+                raise RuleBlockError(
+                    "points or items move from one player to many or from many to one, not many to many",
+                    cur.line.number,
+                    column,
+                )
             if giver == receiver and not isinstance(giver, Every):
-                raise cur.fail("a player cannot give to themselves")
+                raise RuleBlockError("a player cannot give to themselves", cur.line.number, column)
             return Give(giver, receiver, item, count)
         raise cur.fail(f"after whom, say what happens: `gains`, `loses`, `gives` or `takes`; found {cur.shown()}")
 
@@ -635,10 +647,11 @@ class _Parser:
         self._count_node(cur)
         if cur.accept("not") or cur.accept("it", "is", "not", "true", "that"):
             return Not(self.factor(cur, in_who=in_who))
+        column = cur.column()
         if cur.punct("("):
             self.parens += 1
             if self.parens > MAX_PARENTHESES:
-                raise cur.fail(f"parentheses nest at most {MAX_PARENTHESES} deep")
+                raise RuleBlockError(f"parentheses nest at most {MAX_PARENTHESES} deep", cur.line.number, column)
             inner = self.condition(cur, in_who=in_who)
             if not cur.punct(")"):
                 raise cur.fail("a `(` is not closed")

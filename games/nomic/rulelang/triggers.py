@@ -11,8 +11,9 @@ from games.nomic.common import Transition
 from games.nomic.context import Context
 from games.nomic.events import LotSold, ProposalDecided
 from games.nomic.hands import score_category
+from games.nomic.rulelang import force
 from games.nomic.rulelang.effects import apply_effects
-from games.nomic.rulelang.force import Blocks, blocks_in_force, in_force_of
+from games.nomic.rulelang.force import Blocks, in_force_of
 from games.nomic.rulelang.program import Trigger
 from games.nomic.rulelang.run import Occasion, run
 from games.nomic.rulelang.syntax import RUN_BUDGET
@@ -20,9 +21,14 @@ from games.nomic.rulelang.view import StateView
 from games.nomic.state import RoundState
 
 
+def rules_now(state: RoundState) -> Blocks:
+    """The blocks in force in ``state`` (kept by a tick for the decisions it makes)."""
+    return force.blocks_in_force(state)
+
+
 def listening(state: RoundState, *triggers: Trigger) -> bool:
     """Whether a rule in force waits for any of ``triggers``: when none does, the round skips the rest."""
-    by_trigger = in_force_of(blocks_in_force(state)).by_trigger
+    by_trigger = in_force_of(force.blocks_in_force(state)).by_trigger
     return bool(by_trigger) and any(t in by_trigger for t in triggers)
 
 
@@ -42,14 +48,14 @@ def fire(
     """
     if not occasions:
         return step
-    force = in_force_of(blocks if blocks is not None else blocks_in_force(step.state))
-    if not force.by_trigger:
+    rules = in_force_of(blocks if blocks is not None else force.blocks_in_force(step.state))
+    if not rules.by_trigger:
         return step
     state = step.state
     events = list(step.events)
     for occasion in occasions:
-        for number, program in force.by_trigger.get(occasion.trigger, ()):
-            view = StateView(state, force.kinds, bids=bids)
+        for number, program in rules.by_trigger.get(occasion.trigger, ()):
+            view = StateView(state, rules.kinds, bids=bids)
             effects = run(program, occasion, view, RUN_BUDGET, rule=number)
             if effects:
                 state, told = apply_effects(state, effects, at, trigger=occasion.trigger)
