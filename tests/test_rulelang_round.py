@@ -7,6 +7,7 @@ put in place with ``in_force`` (``games.nomic.rulelang.force.blocks_in_force`` r
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -17,7 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.bench_ticks import rule_trigger_report, rule_trigger_timings
 from bot.router import Post, Router
+from bot.sim.replay import read_scenario, replay
 from bot.sim.statedoc import state_document
 from data.store import Store
 from games.nomic import engine
@@ -53,7 +56,9 @@ from tests.support import (
     MONDAY,
     NEXT_SUNDAY,
     SATURDAY,
+    SUNDAY,
     THURSDAY,
+    Scenario,
     apply,
     cards,
     ctx,
@@ -416,3 +421,36 @@ def test_items_parse_names_of_known_kinds_only() -> None:
     )
     assert Items.parse("AS gold star", lambda: kinds) == Items(cards=cards("AS"), kinds=(("Gold Star", 1),))
     assert Items(kinds=(("Gold Star", 2),)).describe() == "2 Gold Stars"
+
+
+# --- through the simulator, and the bench ---------------------------------------------------------------
+
+
+async def test_a_week_in_the_simulator_announces_what_the_rules_did(
+    in_force: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    in_force.extend([("10.9", FAILED_PROPOSAL), ("11.1", ITEMS)])
+    scenario = Scenario()
+    scenario.setup(SUNDAY, ["mod"])
+    joined = scenario.say(MONDAY, "alice", "!join")
+    scenario.say(MONDAY, "mod", "!admin give @alice 1 spm, 2 points")
+    scenario.say(MONDAY + timedelta(hours=1), "alice", "The judge wears a hat.", channel="proposals")
+    path = scenario.write(tmp_path / "rules.jsonl")
+    result = await replay(read_scenario(path, io.StringIO()), seed="1", until=NEXT_SUNDAY + timedelta(hours=1))
+    (answer,) = [e for e in result.transcript if e.get("reply_to") == joined]
+    assert "Rule 11.1 (when a player joins): alice gains 1 Gold Star." in answer["content"]
+    failed = [e for e in result.transcript if "Rule 10.9 (when a proposal fails)" in e["content"]]
+    assert [e["channel"] for e in failed] == ["game-actions"]
+    assert "alice had only 2 points, so lost those instead of 5 points" in failed[0]["content"]
+    alice = result.document["players"]["alice"]
+    assert alice["items"] == {"standard_proposal_maker": 0, "Gold Star": 1}
+    assert alice["points"] == Ruleset().auction.weekly_points, "the week's 100 after losing the 2 she had"
+
+
+def test_the_tick_bench_times_the_rule_triggers_of_every_big_tick() -> None:
+    original = force.blocks_in_force
+    found = rule_trigger_timings([12], 1, "test")
+    assert force.blocks_in_force is original, "the bench leaves the rules in force as they were"
+    assert {label for label, _ in found} == {"auction start", "settlement", "placements", "placements (re-ranked)"}
+    assert all(len(seconds) == 1 and seconds[0] > 0 for seconds in found.values())
+    assert rule_trigger_report(found, [12], 1).startswith("Rule triggers: time a tick spends in them")

@@ -64,7 +64,6 @@ from games.nomic.phases import BoundaryKind, Phase
 from games.nomic.rulelang import triggers, uses
 from games.nomic.rulelang.program import Trigger
 from games.nomic.rulelang.run import Occasion
-from games.nomic.rulelang.view import lots_bid_on
 from games.nomic.state import RoundState, RulesetVersion, SaleRecord, WeekLog
 
 _Checker = Callable[[RoundState, Context, Any], None]
@@ -194,8 +193,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     events.extend(step.events)
     for kind in sorted(tick.boundaries, key=lambda k: k.order):
         if kind is BoundaryKind.AUCTION_END:
-            ending = (Trigger.LOT_WON, Trigger.AUCTION_ENDS, Trigger.BARTERING_STARTS)
-            bids = lots_bid_on(state) if triggers.listening(state, *ending) else None
+            bids = triggers.bids_before_settlement(state)
             step = auction.settle_auction(state)
             state = _with_sales(step.state, step.events).model_copy(
                 update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}

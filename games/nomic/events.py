@@ -712,7 +712,8 @@ class RuleApplied(Event):
             rest = len(names) - SHOWN_NAMES
             if rest > 0:
                 listed += f" and {rest:,} more"
-            parts.append(f"{len(names):,} players each {what} ({listed})")
+            each = what.replace("gains ", "gain ").replace("loses ", "lose ")  # no kind's name has these words
+            parts.append(f"{len(names):,} players each {each} ({listed})")
         said = "; ".join(parts) + "." if parts else "nothing changed."
         notes = list(self.notes[:SHOWN_NOTES])
         if len(self.notes) > SHOWN_NOTES:

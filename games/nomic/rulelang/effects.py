@@ -18,6 +18,8 @@ from games.nomic.rulelang.program import POINTS, SPM, Trigger
 from games.nomic.rulelang.run import Announcement, Change, Effect, Stopped, Transfer
 from games.nomic.state import Player, RoundState
 
+_BUILT_IN = frozenset({POINTS, SPM})
+
 
 def _held(player: Player, item: str) -> int:
     if item == POINTS:
@@ -52,6 +54,7 @@ class _Tally:
         self.net: dict[str, dict[str, int]] = {}
         self.notes: list[str] = []
         self.acted = False
+        self.reason = f"rule {rule} took points from them" if rule else "a rule took points from them"
 
     def add(self, player: str, item: str, count: int) -> None:
         self.acted = True
@@ -61,14 +64,19 @@ class _Tally:
 
     def event(self, state: RoundState) -> RuleApplied:
         groups: dict[str, list[str]] = {}
+        phrases: dict[tuple[tuple[str, int], ...], str] = {}  # most players of a run change alike
         for player, by_item in self.net.items():
-            gains = [_words(item, n) for item, n in by_item.items() if n > 0]
-            losses = [_words(item, -n) for item, n in by_item.items() if n < 0]
-            said = [f"gains {' and '.join(gains)}"] if gains else []
-            said += [f"loses {' and '.join(losses)}"] if losses else []
-            if said:
+            key = tuple(by_item.items())
+            phrase = phrases.get(key)
+            if phrase is None:
+                gains = [_words(item, n) for item, n in key if n > 0]
+                losses = [_words(item, -n) for item, n in key if n < 0]
+                said = [f"gains {' and '.join(gains)}"] if gains else []
+                said += [f"loses {' and '.join(losses)}"] if losses else []
+                phrase = phrases[key] = " and ".join(said)
+            if phrase:
                 found = state.players.get(player)
-                groups.setdefault(" and ".join(said), []).append(found.name if found is not None else player)
+                groups.setdefault(phrase, []).append(found.name if found is not None else player)
         changes = tuple((what, tuple(names)) for what, names in groups.items())
         return RuleApplied(self.rule, self.trigger, changes, tuple(self.notes))
 
@@ -86,7 +94,7 @@ def apply_effects(
     said = trigger.value if trigger is not None else "it was triggered"
 
     def item_of(effect: Change | Transfer, tally: _Tally) -> str | None:
-        if effect.item in {POINTS, SPM}:
+        if effect.item is POINTS or effect.item in _BUILT_IN:
             return effect.item
         if effect.item not in kinds_checked:
             kinds_checked[effect.item] = resolve_kind(state, effect.item)
@@ -103,7 +111,7 @@ def apply_effects(
         tally = tallies.get(effect.rule)
         if tally is None:
             tally = tallies[effect.rule] = _Tally(effect.rule, said)
-        reason = f"rule {effect.rule} took points from them" if effect.rule else "a rule took points from them"
+        reason = tally.reason
         if isinstance(effect, Announcement):
             announcements.append(RuleAnnouncement(effect.rule, effect.text))
             continue
@@ -120,7 +128,10 @@ def apply_effects(
                 tally.notes.append(f"{effect.player} is not a player, so nothing happened to them")
                 continue
             if effect.count > 0:
-                changes.change(effect.player, add=_bundle(item, effect.count), reason=reason)
+                if item == POINTS:  # the common case, without building a bundle: a gain never lapses a bid
+                    changes.grant(effect.player, points=effect.count)
+                else:
+                    changes.change(effect.player, add=_bundle(item, effect.count), reason=reason)
                 tally.add(effect.player, item, effect.count)
                 continue
             have = _held(changes.player(effect.player), item)

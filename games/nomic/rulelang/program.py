@@ -64,19 +64,6 @@ class Compare(Enum):
     FEWER_THAN = "fewer than"
     NOT = "not"
 
-    def holds(self, value: int, against: int) -> bool:
-        if self is Compare.EXACTLY:
-            return value == against
-        if self is Compare.AT_LEAST:
-            return value >= against
-        if self is Compare.AT_MOST:
-            return value <= against
-        if self is Compare.MORE_THAN:
-            return value > against
-        if self is Compare.FEWER_THAN:
-            return value < against
-        return value != against
-
 
 POINTS = "points"
 SPM = "Standard Proposal-Maker"

@@ -8,9 +8,10 @@ step; a run that would go past its budget stops and makes no effect but a note.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from games.nomic.rulelang.program import (
     POINTS,
@@ -158,62 +159,76 @@ class _Run:
         if not isinstance(who, Every):
             found = self.single(who, None)
             return [found] if found is not None else []
-        chosen: list[str] = []
-        for player in self.view.player_ids():
-            self.step()
-            if who.who is None or self.test(who.who, player):
-                chosen.append(player)
-        return chosen
+        ids = self.view.player_ids()
+        self.step(len(ids))  # one step a player, taken at once: a run out of steps makes no effect anyway
+        if who.who is None:
+            return list(ids)
+        test, cond = self.test, who.who
+        return [player for player in ids if test(cond, player)]
 
     def test(self, cond: Cond, each: str | None) -> bool:
-        self.step()
-        if isinstance(cond, AllOf):
-            return all(self.test(part, each) for part in cond.parts)
-        if isinstance(cond, AnyOf):
-            return any(self.test(part, each) for part in cond.parts)
-        if isinstance(cond, Not):
-            return not self.test(cond.inner, each)
-        if isinstance(cond, Holds):
-            player = self.single(cond.subject, each)
-            if player is None or not self.view.is_player(player):
-                return False
-            have = self.view.points(player) if cond.item == POINTS else self.view.held(player, cond.item)
-            return cond.compare.holds(have, cond.count)
-        if isinstance(cond, IsRole):
-            player = self.single(cond.subject, each)
-            return player is not None and player == self.single(cond.role, each)
-        if isinstance(cond, BidOn):
-            player = self.single(cond.subject, each)
-            if player is None or not self.view.is_player(player):
-                return False
-            return cond.compare.holds(self.view.lots_bid_on(player), cond.count)
-        if isinstance(cond, Placed):
-            player = self.single(cond.subject, each)
-            place = self.view.place(player) if player is not None else None
-            if cond.place == 0:  # `placed` alone (NOT 0): some place; `did not place` negates it
-                return place is not None
-            return place is not None and cond.compare.holds(place, cond.place)
-        if isinstance(cond, CategoryIs):
-            category = self.occasion.category
-            return category is not None and cond.compare.holds(category, cond.category)
-        if isinstance(cond, PhaseIs):
-            return self.view.phase() == cond.phase
-        if isinstance(cond, PlayerCount):
-            return cond.compare.holds(len(self.view.player_ids()), cond.count)
-        if isinstance(cond, AmountIs):
-            amount = self.occasion.amount
-            return amount is not None and cond.compare.holds(amount, cond.count)
-        raise AssertionError(f"unknown condition {cond!r}")  # pragma: no cover
+        self.left -= 1
+        if self.left < 0:
+            raise _OutOfStepsError
+        return _TESTS[type(cond)](self, cond, each)
+
+    def _all(self, cond: AllOf, each: str | None) -> bool:
+        return all(self.test(part, each) for part in cond.parts)
+
+    def _any(self, cond: AnyOf, each: str | None) -> bool:
+        return any(self.test(part, each) for part in cond.parts)
+
+    def _not(self, cond: Not, each: str | None) -> bool:
+        return not self.test(cond.inner, each)
+
+    def _holds(self, cond: Holds, each: str | None) -> bool:
+        player = each if cond.subject is Role.EACH else self.single(cond.subject, each)
+        if player is None or not self.view.is_player(player):
+            return False
+        have = self.view.points(player) if cond.item == POINTS else self.view.held(player, cond.item)
+        return _COMPARE[cond.compare](have, cond.count)
+
+    def _is_role(self, cond: IsRole, each: str | None) -> bool:
+        player = self.single(cond.subject, each)
+        return player is not None and player == self.single(cond.role, each)
+
+    def _bid_on(self, cond: BidOn, each: str | None) -> bool:
+        player = each if cond.subject is Role.EACH else self.single(cond.subject, each)
+        if player is None or not self.view.is_player(player):
+            return False
+        return _COMPARE[cond.compare](self.view.lots_bid_on(player), cond.count)
+
+    def _placed(self, cond: Placed, each: str | None) -> bool:
+        player = self.single(cond.subject, each)
+        place = self.view.place(player) if player is not None else None
+        if cond.place == 0:  # `placed` alone: some place; `did not place` negates it
+            return place is not None
+        return place is not None and _COMPARE[cond.compare](place, cond.place)
+
+    def _category(self, cond: CategoryIs, each: str | None) -> bool:
+        category = self.occasion.category
+        return category is not None and _COMPARE[cond.compare](category, cond.category)
+
+    def _phase(self, cond: PhaseIs, each: str | None) -> bool:
+        return self.view.phase() == cond.phase
+
+    def _count(self, cond: PlayerCount, each: str | None) -> bool:
+        return _COMPARE[cond.compare](len(self.view.player_ids()), cond.count)
+
+    def _amount(self, cond: AmountIs, each: str | None) -> bool:
+        amount = self.occasion.amount
+        return amount is not None and _COMPARE[cond.compare](amount, cond.count)
 
     def do(self, body: tuple[Stmt, ...]) -> None:
         for stmt in body:
             if isinstance(stmt, If):
                 self.do(stmt.then if self.test(stmt.condition, None) else stmt.otherwise)
             elif isinstance(stmt, Gain | Lose):
-                sign = 1 if isinstance(stmt, Gain) else -1
-                for player in self.players(stmt.who):
-                    self.step()
-                    self.effects.append(Change(self.rule, player, stmt.item, sign * stmt.count))
+                count = stmt.count if isinstance(stmt, Gain) else -stmt.count
+                chosen = self.players(stmt.who)
+                self.step(len(chosen))
+                rule, item = self.rule, stmt.item
+                self.effects.extend(Change(rule, player, item, count) for player in chosen)
             elif isinstance(stmt, Give):
                 givers = self.players(stmt.giver)
                 receivers = self.players(stmt.receiver)
@@ -225,6 +240,30 @@ class _Run:
             elif isinstance(stmt, Announce):
                 self.step()
                 self.effects.append(Announcement(self.rule, stmt.text))
+
+
+_COMPARE: dict[Compare, Callable[[int, int], bool]] = {
+    Compare.EXACTLY: operator.eq,
+    Compare.AT_LEAST: operator.ge,
+    Compare.AT_MOST: operator.le,
+    Compare.MORE_THAN: operator.gt,
+    Compare.FEWER_THAN: operator.lt,
+    Compare.NOT: operator.ne,
+}
+_TESTS: dict[type[Any], Callable[[_Run, Any, str | None], bool]] = {
+    AllOf: _Run._all,
+    AnyOf: _Run._any,
+    Not: _Run._not,
+    Holds: _Run._holds,
+    IsRole: _Run._is_role,
+    BidOn: _Run._bid_on,
+    Placed: _Run._placed,
+    CategoryIs: _Run._category,
+    PhaseIs: _Run._phase,
+    PlayerCount: _Run._count,
+    AmountIs: _Run._amount,
+}
+"""How each kind of condition is tested: one look-up, not a chain of type tests, for each player of a quantifier."""
 
 
 def run_rule(rule: Rule, occasion: Occasion, view: View, budget: int = RUN_BUDGET, *, number: str = "") -> list[Effect]:

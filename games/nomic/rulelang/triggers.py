@@ -17,7 +17,7 @@ from games.nomic.rulelang.force import Blocks, in_force_of
 from games.nomic.rulelang.program import Trigger
 from games.nomic.rulelang.run import Occasion, run
 from games.nomic.rulelang.syntax import RUN_BUDGET
-from games.nomic.rulelang.view import StateView
+from games.nomic.rulelang.view import StateView, lots_bid_on
 from games.nomic.state import RoundState
 
 
@@ -30,6 +30,14 @@ def listening(state: RoundState, *triggers: Trigger) -> bool:
     """Whether a rule in force waits for any of ``triggers``: when none does, the round skips the rest."""
     by_trigger = in_force_of(force.blocks_in_force(state)).by_trigger
     return bool(by_trigger) and any(t in by_trigger for t in triggers)
+
+
+def bids_before_settlement(state: RoundState) -> dict[str, int] | None:
+    """The lots each player bid on, counted before the settlement takes the lots away, when a rule of
+    the auction's end may ask (None: none can)."""
+    if not listening(state, Trigger.LOT_WON, Trigger.AUCTION_ENDS, Trigger.BARTERING_STARTS):
+        return None
+    return lots_bid_on(state)
 
 
 def fire(
