@@ -39,6 +39,7 @@ from games.nomic.actions import (
     Tick,
 )
 from games.nomic.context import ChannelRole, Context
+from games.nomic.errors import BadInputError
 from games.nomic.events import Event, RuleAnnouncement, RuleApplied
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind, Phase
@@ -412,6 +413,18 @@ async def test_an_item_that_works_as_a_proposal_maker_is_spent_and_returned(desk
     state = await desk.router.service.state("g")
     assert state is not None
     assert state.players["alice"].items == {"Charter": 1, "Gold Star": 1}
+
+
+def test_a_moderator_gives_only_kinds_a_rule_makes(in_force: list[tuple[str, str]]) -> None:
+    in_force.append(("11.1", ITEMS))
+    state = new_round(Phase.AUCTION, players=["alice"])
+    tin = AdminGive(target="alice", items=Items(kinds=(("Tin Can", 1),)))
+    with pytest.raises(BadInputError, match="no rule in force makes an item called Tin Can"):
+        engine.apply(state, ctx(MOD, GA, state.clock), tin, random.Random(0))
+    star = AdminGive(target="alice", items=Items(kinds=(("Gold Star", 2),)))
+    assert engine.apply(state, ctx(MOD, GA, state.clock), star, random.Random(0)).state.players["alice"].items == {
+        "Gold Star": 3
+    }
 
 
 def test_items_parse_names_of_known_kinds_only() -> None:

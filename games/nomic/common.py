@@ -173,9 +173,8 @@ class HoldingChanges:
         if points < 0 or spm < 0:
             raise ValueError("a grant cannot take anything away")
         player = self._players[player_id]
-        update: dict[str, object] = {"points": player.points + points, "spm": player.spm + spm}
-        if cards:
-            update["cards"] = sort_cards((*player.cards, *cards))
+        cards = sort_cards((*player.cards, *cards))
+        update = {"points": player.points + points, "spm": player.spm + spm, "cards": cards}
         self._set_player(player_id, player.model_copy(update=update))
 
     def lapse_bids(self, player_id: str, reason: str, *, all_bids: bool = False) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from games.nomic.common import HoldingChanges
+from games.nomic.common import HoldingChanges, member_label
 from games.nomic.events import Event, RuleAnnouncement, RuleApplied
 from games.nomic.items import Items, kind_plural
 from games.nomic.rulelang.force import resolve_kind
@@ -53,11 +53,9 @@ class _Tally:
         self.trigger = trigger
         self.net: dict[str, dict[str, int]] = {}
         self.notes: list[str] = []
-        self.acted = False
         self.reason = f"rule {rule} took points from them" if rule else "a rule took points from them"
 
     def add(self, player: str, item: str, count: int) -> None:
-        self.acted = True
         if count:
             by_item = self.net.setdefault(player, {})
             by_item[item] = by_item.get(item, 0) + count
@@ -125,7 +123,7 @@ def apply_effects(
             continue
         if isinstance(effect, Change):
             if not changes.has_player(effect.player):
-                tally.notes.append(f"{effect.player} is not a player, so nothing happened to them")
+                tally.notes.append(f"{member_label(effect.player)} is not a player, so nothing happened to them")
                 continue
             if effect.count > 0:
                 if item == POINTS:  # the common case, without building a bundle: a gain never lapses a bid
@@ -148,7 +146,7 @@ def apply_effects(
         if isinstance(effect, Transfer):
             if not changes.has_player(effect.giver) or not changes.has_player(effect.receiver):
                 gone = effect.receiver if changes.has_player(effect.giver) else effect.giver
-                tally.notes.append(f"{gone} is not a player, so nothing moved")
+                tally.notes.append(f"{member_label(gone)} is not a player, so nothing moved")
                 continue
             have = _held(changes.player(effect.giver), item)
             moved = min(have, effect.count)
