@@ -344,3 +344,73 @@ def test_a_run_never_takes_more_than_its_bound_nor_its_budget(
         assert max(c.at(len(players)) for c in program.costs) > budget, "stopped though the bound fits"
     full = run(program, occasion, view, budget=max(c.at(len(players)) for c in program.costs) if program.costs else 1)
     assert not any(isinstance(e, Stopped) for e in full), "the bound is enough for every run"
+
+
+_PREDICATES = st.sampled_from(
+    [
+        "has at least 3 points",
+        "has fewer than 50 points",
+        "is not the judge",
+        "is the judge",
+        "bid on no lot",
+        "bid on at least 2 lots",
+        "placed 2nd or better",
+        "did not place",
+        "has a Gold Star",
+        "has no Standard Proposal-Maker",
+    ]
+)
+
+
+def _conditions(parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.recursive(
+        parts,
+        lambda inner: st.one_of(
+            st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(" ".join),
+            inner.map(lambda c: f"not {c}"),
+            inner.map(lambda c: f"({c})"),
+        ),
+        max_leaves=6,
+    )
+
+
+_EFFECTS = st.one_of(
+    _conditions(_PREDICATES).map(lambda c: f"every player who {c} gains 2 points"),
+    _conditions(_PREDICATES).map(lambda c: f"every player who {c} gives 1 point to the judge"),
+    _conditions(_PREDICATES).map(lambda c: f"the judge takes 1 Gold Star from every player who {c}"),
+    st.just("every player loses 1 point"),
+    st.just("the judge gains 5 points"),
+    st.just('announce "Done."'),
+    _conditions(_PREDICATES.map(lambda p: f"the judge {p}")).map(lambda c: f"if {c}: the judge gains 1 point"),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_EFFECTS, min_size=1, max_size=6),
+    st.dictionaries(st.sampled_from([f"p{i}" for i in range(30)]), st.integers(0, 60), max_size=30),
+)
+def test_every_accepted_program_runs_within_its_bound(effects: list[str], points: dict[str, int]) -> None:
+    source = 'item "Gold Star" is a token\nwhen the week ends:\n' + "".join(f"  {e}\n" for e in effects)
+    try:
+        program = check_block(source)
+    except RuleBlockError as error:
+        refusal = error
+    else:
+        refusal = None
+    if refusal is not None:
+        _within(source, refusal)
+        assert "steps" in refusal.reason, str(refusal)
+        return
+    (cost,) = program.costs
+    assert cost.at(PLANNED_PLAYERS) <= RUN_BUDGET
+    players = sorted(points)
+    view = FakeView(
+        points,
+        items_of={p: {"Gold Star": 1} for p in players[::2]},
+        judge_id=players[0] if players else None,
+        places={p: i for i, p in enumerate(players, 1)},
+        bids={p: i % 3 for i, p in enumerate(players)},
+    )
+    bound = cost.at(len(players))
+    assert not any(isinstance(e, Stopped) for e in run(program, Occasion(Trigger.WEEK_ENDS), view, budget=bound))

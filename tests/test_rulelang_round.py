@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.bench_ticks import rule_trigger_report, rule_trigger_timings
+from bot.bench_ticks import RULE_SETS, rule_trigger_report, rule_trigger_timings
 from bot.router import Post, Router
 from bot.sim.replay import read_scenario, replay
 from bot.sim.statedoc import state_document
@@ -464,6 +464,7 @@ def test_the_tick_bench_times_the_rule_triggers_of_every_big_tick() -> None:
     original = force.blocks_in_force
     found = rule_trigger_timings([12], 1, "test")
     assert force.blocks_in_force is original, "the bench leaves the rules in force as they were"
-    assert {label for label, _ in found} == {"auction start", "settlement", "placements", "placements (re-ranked)"}
+    ticks = {"auction start", "settlement", "placements", "placements (re-ranked)"}
+    assert {(name, label) for name, label, _ in found} == {(name, t) for name in RULE_SETS for t in ticks}
     assert all(len(seconds) == 1 and seconds[0] > 0 for seconds in found.values())
     assert rule_trigger_report(found, [12], 1).startswith("Rule triggers: time a tick spends in them")

@@ -62,7 +62,7 @@ MAX_ANNOUNCEMENT = 300
 MAX_KIND_NAME = 40
 RUN_BUDGET = 200_000
 """Steps one run of one rule may take (a condition tested, an effect made, a player visited)."""
-PLANNED_PLAYERS = 10_000
+PLANNED_PLAYERS = 5_000
 """A rule whose bound exceeds ``RUN_BUDGET`` at this many players is refused when it is checked."""
 
 
