@@ -276,7 +276,7 @@ EVERY_PLAYER_BLOCK = ("1.9", "when the week ends: every player who has under 50 
 tick's rule can cost, one new holding per player."""
 RULE_SETS: dict[str, force.Blocks] = {
     "a round's rules": RULE_BLOCKS,
-    "and one changing every player": (*RULE_BLOCKS, EVERY_PLAYER_BLOCK),
+    "a round's rules and one changing every player": (*RULE_BLOCKS, EVERY_PLAYER_BLOCK),
 }
 RULES_GOAL_MS = 20.0
 
@@ -357,12 +357,11 @@ def rule_trigger_report(found: Timed, sizes: Sequence[int], runs: int) -> str:
         "Rule triggers: time a tick spends in them, rules alone"
         f" (ms over {runs} runs: min / median; goal < {RULES_GOAL_MS:.0f})"
     )
-    lines = [title]
+    lines = [title, f"    {'':<{label_width}}{head}"]
     for name in dict.fromkeys(name for name, _, _ in found):
-        count = len(RULE_SETS.get(name, ()))
-        lines.append(f"  with {name} ({count} blocks){' ' * max(0, label_width - len(name) - 14)}{head}")
+        lines.append(f"  with {name} ({len(RULE_SETS.get(name, ()))} blocks):")
         for label in dict.fromkeys(label for set_name, label, _ in found if set_name == name):
-            row = f"    {label:<{label_width - 2}}"
+            row = f"    {label:<{label_width}}"
             for size in sizes:
                 seconds = found.get((name, label, size))
                 if not seconds:
