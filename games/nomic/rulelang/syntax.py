@@ -302,8 +302,10 @@ class _Parser:
         while self.index < len(self.lines):
             line = self.lines[self.index]
             cur = _Cursor(line)
-            if line.indent != base:
+            if line.indent > base:
                 raise cur.fail("this line is indented but follows no `when ...:` or `if ...:` line")
+            if line.indent < base:
+                raise cur.fail("this line is indented less than the block's first line")
             first = cur.word()
             if first == "when":
                 rules.append(self.rule(line))
