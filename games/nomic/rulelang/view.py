@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+import operator
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from games.nomic.rulelang.force import Kinds
@@ -15,13 +16,15 @@ def lots_bid_on(state: RoundState) -> dict[str, int]:
 
     Taken before the settlement when a rule runs at the auction's end, since settled lots leave.
     """
-    lots: defaultdict[str, set[int]] = defaultdict(set)
-    for number, lot in state.lots.items():
-        for bid in lot.bids:
-            lots[bid.player].add(number)
-        for gone in lot.lapsed:
-            lots[gone.player].add(number)
-    return {player: len(numbers) for player, numbers in lots.items()}
+    count: Counter[str] = Counter()
+    for lot in state.lots.values():
+        bidders = set(map(_BIDDER, lot.bids))
+        bidders.update(map(_BIDDER, lot.lapsed))
+        count.update(bidders)
+    return dict(count)
+
+
+_BIDDER = operator.attrgetter("player")
 
 
 class StateView:
