@@ -20,10 +20,12 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from bot.memory import Memory
 from bot.router import Router
@@ -31,9 +33,11 @@ from data.store import Store
 from games.nomic import engine
 from games.nomic.actions import Action, AdminGive, AdminLot, AdminSet, Join, PlaceBid, PresentHand, StartRound, Tick
 from games.nomic.cards import Card
+from games.nomic.common import Transition
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
 from games.nomic.phases import BoundaryKind
+from games.nomic.rulelang import force, triggers
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import RoundService, action_rng
 from games.nomic.state import RoundState
@@ -258,7 +262,121 @@ def report(timings: dict[tuple[str, int], Timings], sizes: Sequence[int], runs: 
     return "\n".join(lines)
 
 
+RULE_BLOCKS = (
+    ("4.5", "when an auction phase ends:\n  every player who bid on no lot loses 10 points"),
+    ("6.5", "when a hand is presented:\n  if its category is five of a kind: the player gains 1 spm"),
+    ("8.4", 'item "Star" is a token\nwhen placements are made: every player who placed in the top 10 gains a Star'),
+    ("10.9", "when a proposal fails:\n  its proposer loses 5 points"),
+    ("12.4", "when an auction phase starts:\n  the judge gains 20 points"),
+)
+"""A round's rules for the rule triggers' timing: the four every round can have, and one that looks at
+every player at the placements."""
+EVERY_PLAYER_BLOCK = ("1.9", "when the week ends: every player who has under 50 points gains 5 points")
+"""A rule that changes every player (all have fewer than 50 points before the weekly grant): the most a
+tick's rule can cost, one new holding per player."""
+RULE_SETS: dict[str, force.Blocks] = {
+    "a round's rules": RULE_BLOCKS,
+    "a round's rules and one changing every player": (*RULE_BLOCKS, EVERY_PLAYER_BLOCK),
+}
+RULES_GOAL_MS = 20.0
+
+
+@contextmanager
+def _in_force(blocks: force.Blocks) -> Iterator[None]:
+    """``blocks`` in force while timing (the ruleset document is where a round keeps them)."""
+    original = force.blocks_in_force
+
+    def given(state: RoundState) -> force.Blocks:
+        del state
+        return blocks
+
+    force.blocks_in_force = given
+    try:
+        yield
+    finally:
+        force.blocks_in_force = original
+
+
+class _TimedTriggers:
+    """The time a tick spends in the rule triggers (``triggers.fire`` and the bids counted for them)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        fire, bids = triggers.fire, triggers.bids_before_settlement
+
+        def timed_fire(*args: Any, **kwargs: Any) -> Transition:
+            started = time.perf_counter()
+            try:
+                return fire(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        def timed_bids(state: RoundState) -> dict[str, int] | None:
+            started = time.perf_counter()
+            try:
+                return bids(state)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        triggers.fire, triggers.bids_before_settlement = timed_fire, timed_bids
+        try:
+            yield
+        finally:
+            triggers.fire, triggers.bids_before_settlement = fire, bids
+
+
+Timed = dict[tuple[str, str, int], list[float]]
+"""Seconds in the rule triggers by (set of rules, tick, server size), run by run."""
+
+
+def rule_trigger_timings(sizes: Sequence[int], runs: int, seed: str) -> Timed:
+    """The seconds each big tick (rules alone) spends in its rule triggers with each of ``RULE_SETS``
+    in force (with no block in force the triggers are a look-up that finds nothing)."""
+    found: Timed = {}
+    for size in sizes:
+        print(f"[bench] rule triggers: building the ticks' states for {size:,} players", file=sys.stderr, flush=True)
+        cases = tick_cases(size, seed)
+        for _ in range(runs):
+            for name, blocks in RULE_SETS.items():
+                for case in cases:
+                    timer = _TimedTriggers()
+                    with _in_force(blocks), timer.counting():
+                        _rules_seconds(case)
+                    found.setdefault((name, case.label, size), []).append(timer.seconds)
+    return found
+
+
+def rule_trigger_report(found: Timed, sizes: Sequence[int], runs: int) -> str:
+    cell = 18
+    head = "".join(f"  {f'{size:,} players':>{cell}}" for size in sizes)
+    label_width = max(16, *(len(label) + 1 for _, label, _ in found))
+    title = (
+        "Rule triggers: time a tick spends in them, rules alone"
+        f" (ms over {runs} runs: min / median; goal < {RULES_GOAL_MS:.0f})"
+    )
+    lines = [title, f"    {'':<{label_width}}{head}"]
+    for name in dict.fromkeys(name for name, _, _ in found):
+        lines.append(f"  with {name} ({len(RULE_SETS.get(name, ()))} blocks):")
+        for label in dict.fromkeys(label for set_name, label, _ in found if set_name == name):
+            row = f"    {label:<{label_width}}"
+            for size in sizes:
+                seconds = found.get((name, label, size))
+                if not seconds:
+                    row += f"  {'-':>{cell}}"
+                    continue
+                low, mid = min(seconds) * 1000, statistics.median(seconds) * 1000
+                row += f"  {f'{low:.1f} / {mid:.1f}' + ('' if mid < RULES_GOAL_MS else ' OVER'):>{cell}}"
+            lines.append(row)
+    return "\n".join(lines)
+
+
 async def tick_bench(sizes: Sequence[int], runs: int, seed: str, folder: Path, *, gc_policy: str = "bot") -> str:
-    """The table of tick times by server size; ``gc_policy`` ``python`` leaves the collector as Python sets it."""
+    """The table of tick times by server size, and what rule blocks add to them; ``gc_policy`` ``python``
+    leaves the collector as Python sets it."""
     memory = Memory(enabled=gc_policy == "bot")
-    return report(await measure(sizes, runs, seed, folder, memory=memory), sizes, runs, policy=gc_policy)
+    ticks = report(await measure(sizes, runs, seed, folder, memory=memory), sizes, runs, policy=gc_policy)
+    rules = rule_trigger_report(rule_trigger_timings(sizes, runs, seed), sizes, runs)
+    return f"{ticks}\n\n{rules}"

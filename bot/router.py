@@ -52,6 +52,7 @@ from games.nomic.digest import Digest, FinishedGame, WeekReviewed
 from games.nomic.errors import BadInputError, ConflictError, NotAllowedError, RuleError
 from games.nomic.events import Event
 from games.nomic.proposals import reaction_of
+from games.nomic.rulelang import known_item_names
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
@@ -417,8 +418,9 @@ class Router:
         source_line: int | None = None,
     ) -> list[Post]:
         """A command of the round, read by the grammar and carried out."""
+        state = await self.service.state(guild)
         try:
-            action = commands.parse(content, resolve)
+            action = commands.parse(content, resolve, lambda: known_item_names(state) if state is not None else ())
         except RuleError as exc:
             return [Post(error_text(exc), error=True, private=ctx.private)]
         return await self.run(guild, ctx, action, source_line=source_line)

@@ -54,7 +54,8 @@ def help_text(
             lines.append("Moderators: `!admin web on|hidden|off` lists the web record, hides it, or turns it off.")
     lines.append(
         "Cards are written rank then suit (A 2-10 J Q K, S H C D): AS, 10H, qd. "
-        "ITEMS are `N points`, card codes, `spm`, card copies (`copy:12`), or `nothing`."
+        "ITEMS are `N points`, card codes, `spm`, card copies (`copy:12`), items the rules make (`2 Gold Stars`),"
+        " or `nothing`."
     )
     if tables:
         lines.append(

@@ -58,6 +58,7 @@ from games.nomic.actions import (
     ShowRulings,
     ShowTrades,
     StartRound,
+    UseItem,
 )
 from games.nomic.commands import ALIASES, COMMAND_WORDS, COMMANDS_BY_NAME, parse
 from games.nomic.context import ChannelRole, Context
@@ -124,6 +125,10 @@ SAMPLES: dict[str, list[tuple[str, Action]]] = {
     "decline": [("!decline 4", DeclineTrade(number=4))],
     "cancel": [("!cancel #5", CancelTrade(number=5))],
     "trades": [("!trades", ShowTrades())],
+    "use": [
+        ("!use Golden Ticket", UseItem(item="Golden Ticket")),
+        ("!use 3 golden tickets", UseItem(item="golden tickets", count=3)),
+    ],
     "proposals": [("!proposals", ShowProposals())],
     "placements": [("!placements", ShowPlacements()), ("!placements 3", ShowPlacements(page=3))],
     "request": [("!request Is a flush with a pair a flush?", MakeRequest(text="Is a flush with a pair a flush?"))],

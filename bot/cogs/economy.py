@@ -195,6 +195,11 @@ class Economy(commands.Cog):
     async def trades(self, ctx: Ctx) -> None:
         await perform(ctx, "!trades")
 
+    @word("use")
+    @app_commands.describe(item="the item's name, e.g. Golden Ticket", count="how many (1 when left out)")
+    async def use(self, ctx: Ctx, item: str, count: int | None = None) -> None:
+        await perform(ctx, line("!use", count, item))
+
 
 async def setup(bot: NomicBot) -> None:
     await bot.add_cog(Economy(bot))

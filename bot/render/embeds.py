@@ -17,6 +17,7 @@ from bot.render.cards import BoardLot, render_board, render_hand
 from games.nomic.cards import Card
 from games.nomic.common import highest_bid
 from games.nomic.digest import Digest
+from games.nomic.items import kind_plural
 from games.nomic.state import Player, RoundState
 from games.nomic.views import sealed_label
 from scheduler.calendar import phase_window, placements_at
@@ -137,6 +138,9 @@ def public_inventory(player: Player) -> discord.Embed:
     embed.add_field(name="Points", value=points)
     embed.add_field(name="Cards", value=f"{len(player.cards)} (only {player.name} sees which)")
     embed.add_field(name="Standard Proposal-Makers", value=str(player.spm))
+    if player.items:
+        listed = ", ".join(kind_plural(name, n) for name, n in sorted(player.items.items()))
+        embed.add_field(name="Items", value=listed[:FIELD_LIMIT], inline=False)
     return embed
 
 

@@ -151,7 +151,7 @@ def state_document(
         pid: {
             "points": p.points,
             "cards": [c.code for c in p.cards],
-            "items": {"standard_proposal_maker": p.spm},
+            "items": {"standard_proposal_maker": p.spm, **p.items},
         }
         for pid, p in sorted(state.players.items())
     }

@@ -186,6 +186,14 @@ class Resign(_Action):
     kind: Literal["resign"] = "resign"
 
 
+class UseItem(_Action):
+    """``!use NAME``: redeem items of a kind a rule makes for their points."""
+
+    kind: Literal["use"] = "use"
+    item: str
+    count: int = 1
+
+
 class SetNotice(_Action):
     """``!notify outbid on``: a member's choice of what they are told privately."""
 
@@ -313,6 +321,7 @@ Action = Annotated[
     | AssentRemoval
     | Resign
     | SetNotice
+    | UseItem
     | Tick
     | ShowInventory
     | ShowLots

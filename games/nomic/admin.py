@@ -18,6 +18,7 @@ from games.nomic.context import Context
 from games.nomic.errors import BadInputError
 from games.nomic.events import Event, ItemsAdjusted, OptionChanged
 from games.nomic.phases import Phase
+from games.nomic.rulelang.force import resolve_kind
 from games.nomic.state import RoundState, RulesetVersion
 
 
@@ -26,6 +27,9 @@ def check_give(state: RoundState, ctx: Context, action: AdminGive) -> None:
     target_player(state, action.target)
     if action.items.empty:
         raise BadInputError("name something to give")
+    for name, _ in action.items.kinds:
+        if resolve_kind(state, name) != name:
+            raise BadInputError(f"no rule in force makes an item called {name}")
 
 
 def apply_give(state: RoundState, ctx: Context, action: AdminGive) -> Transition:

@@ -168,7 +168,7 @@ def settle_auction(state: RoundState) -> Transition:
         )
         state = step.state
         paid.setdefault(winner.player, []).append((number, winner.amount))
-        events.append(LotSold(number, lot.cards, name, winner.amount, lapsed=passed_over))
+        events.append(LotSold(number, lot.cards, name, winner.amount, lapsed=passed_over, player=winner.player))
         events.extend(step.events)
     return Transition(state.model_copy(update={"lots": remaining}), tuple(events))
 

@@ -48,11 +48,12 @@ from games.nomic.actions import (
     ShowRulesetHistory,
     ShowRulings,
     ShowTrades,
+    UseItem,
 )
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
 from games.nomic.errors import BadInputError, UnknownError
-from games.nomic.items import Items, parse_amount
+from games.nomic.items import Items, KindNames, parse_amount
 
 PREFIX = "!"
 MAX_COMMAND_LENGTH = 2000
@@ -96,6 +97,7 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("decline", "!decline N", "decline trade N offered to you", _GA),
     CommandWord("cancel", "!cancel N", "withdraw your own trade offer N", _GA),
     CommandWord("trades", "!trades", "your open trade offers, both ways"),
+    CommandWord("use", "!use [N] ITEM", "redeem an item a rule makes for its points", _GA),
     CommandWord("proposals", "!proposals [PAGE]", "open proposals and recent outcomes; older ones by page"),
     CommandWord("request", "!request TEXT", "ask the judge a question or for the truth of a statement", _GA),
     CommandWord("rule", "!rule N TEXT", "judge: answer request N (again, to replace your ruling)", _GA),
@@ -216,8 +218,10 @@ def _cards(args: list[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(a) for a in re.split(r"[\s,]+", " ".join(args)) if a)
 
 
-def parse(text: str, resolve: MemberResolver) -> Action:
-    """Read one command message; raise a ``RuleError`` whose text says what is wrong."""
+def parse(text: str, resolve: MemberResolver, items: KindNames = ()) -> Action:
+    """Read one command message; raise a ``RuleError`` whose text says what is wrong.
+
+    ``items``: the names of the item kinds of the guild's rules, which ITEMS may name."""
     name, args = split_command(text)
     if name in _NO_ARGUMENTS:
         if args and name != "help":
@@ -259,7 +263,9 @@ def parse(text: str, resolve: MemberResolver) -> Action:
             raise BadInputError("usage: `!present C1 C2 C3 C4 C5`, e.g. `!present AS KS QS JS 10S`")
         return PresentHand(cards=cards)
     if name == "offer":
-        return _parse_offer(args, resolve)
+        return _parse_offer(args, resolve, items)
+    if name == "use":
+        return _parse_use(args)
     if name in {"accept", "decline", "cancel"}:
         _exactly(args, 1, f"!{name} N")
         number = _number(args[0].lstrip("#"), "trade number")
@@ -267,7 +273,7 @@ def parse(text: str, resolve: MemberResolver) -> Action:
             return AcceptTrade(number=number)
         return DeclineTrade(number=number) if name == "decline" else CancelTrade(number=number)
     if name == "admin":
-        return _parse_admin(args, resolve)
+        return _parse_admin(args, resolve, items)
     if name == "notify":
         return _parse_notify(args)
     raise UnknownError(f"there is no command `!{_shown(name)}`; `!help` lists the commands")
@@ -297,7 +303,21 @@ def _parse_ruleset(args: list[str]) -> Action:
     raise BadInputError("usage: `!ruleset`, `!ruleset history [PAGE]` or `!ruleset diff V1 V2`")
 
 
-def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:
+def _parse_use(args: list[str]) -> UseItem:
+    usage = "usage: `!use [N] ITEM`, e.g. `!use Golden Ticket` or `!use 2 Golden Tickets`"
+    if not args:
+        raise BadInputError(usage)
+    count = 1
+    if args[0].isdigit():
+        count = _number(args[0], "number of items")
+        args = args[1:]
+    name = " ".join(args)
+    if not name or len(name) > 60:
+        raise BadInputError(usage)
+    return UseItem(item=name, count=count)
+
+
+def _parse_offer(args: list[str], resolve: MemberResolver, items: KindNames = ()) -> OfferTrade:
     usage = "usage: `!offer @member give ITEMS for ITEMS`, e.g. `!offer @bob give 10 points for AS`"
     if not args:
         raise BadInputError(usage)
@@ -312,7 +332,7 @@ def _parse_offer(args: list[str], resolve: MemberResolver) -> OfferTrade:
     give_text, get_text = " ".join(rest[:split]), " ".join(rest[split + 1 :])
     if not give_text or not get_text:
         raise BadInputError(usage + " (use `nothing` for an empty side)")
-    return OfferTrade(target=target, give=Items.parse(give_text), get=Items.parse(get_text))
+    return OfferTrade(target=target, give=Items.parse(give_text, items), get=Items.parse(get_text, items))
 
 
 _SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False}
@@ -331,7 +351,7 @@ def _parse_notify(args: list[str]) -> Action:
     return SetNotice(notice="outbid" if kind == "outbid" else "reminders", on=_SWITCH[switch])
 
 
-def _parse_admin(args: list[str], resolve: MemberResolver) -> Action:
+def _parse_admin(args: list[str], resolve: MemberResolver, kinds: KindNames = ()) -> Action:
     usage = (
         "usage: `!admin give @member ITEMS`, `!admin take @member ITEMS`, `!admin lot C1 C2`, "
         "`!admin set OPTION VALUE` or `!admin log [N]`"
@@ -343,7 +363,7 @@ def _parse_admin(args: list[str], resolve: MemberResolver) -> Action:
         if len(rest) < 2:
             raise BadInputError(f"usage: `!admin {verb} @member ITEMS`")
         target = _member(rest[0], resolve)
-        items = Items.parse(" ".join(rest[1:]))
+        items = Items.parse(" ".join(rest[1:]), kinds)
         return AdminGive(target=target, items=items) if verb == "give" else AdminTake(target=target, items=items)
     if verb == "lot":
         cards = _cards(rest)

@@ -17,7 +17,7 @@ from games.nomic.cards import Card, missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import InsufficientError, NotAllowedError, NotAPlayerError, WrongChannelError
 from games.nomic.events import BidsInvalidated, Event
-from games.nomic.items import Items
+from games.nomic.items import Items, kind_plural
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
 
@@ -83,6 +83,10 @@ def shortfall(player: Player, items: Items) -> str | None:
         lacking.append("the cards " + " ".join(c.code for c in missing))
     if items.spm > player.spm:
         lacking.append(f"{items.spm - player.spm} more Standard Proposal-Makers (has {player.spm})")
+    for name, count in items.kinds:
+        held = player.items.get(name, 0)
+        if count > held:
+            lacking.append(f"{kind_plural(name, count - held)} more (has {held})")
     return "; ".join(lacking) if lacking else None
 
 
@@ -126,6 +130,9 @@ class HoldingChanges:
     def player(self, player_id: str) -> Player:
         return self._players[player_id]
 
+    def has_player(self, player_id: str) -> bool:
+        return player_id in self._players
+
     def _set_player(self, player_id: str, player: Player) -> None:
         if not self._own_players:
             self._players = dict(self._players)
@@ -142,6 +149,7 @@ class HoldingChanges:
         """What ``change_holding`` does, on the working maps."""
         player = self._players[player_id]
         points, spm, cards = player.points, player.spm, player.cards
+        update: dict[str, object] = {}
         if remove is not None:
             lacking = shortfall(player, remove)
             if lacking:
@@ -153,7 +161,10 @@ class HoldingChanges:
             points += add.points
             spm += add.spm
             cards = sort_cards((*cards, *add.cards))
-        self._set_player(player_id, player.model_copy(update={"points": points, "spm": spm, "cards": cards}))
+        if (remove is not None and remove.kinds) or (add is not None and add.kinds):
+            update["items"] = _kinds_after(player.items, add, remove)
+        update.update({"points": points, "spm": spm, "cards": cards})
+        self._set_player(player_id, player.model_copy(update=update))
         if points < player.points:
             self.lapse_bids(player_id, reason)
 
@@ -203,6 +214,16 @@ class HoldingChanges:
 
     def transition(self) -> Transition:
         return Transition(self.state(), tuple(self.events))
+
+
+def _kinds_after(held: dict[str, int], add: Items | None, remove: Items | None) -> dict[str, int]:
+    """A player's items of the rules' kinds after a change (a kind no longer held leaves the map)."""
+    after = dict(held)
+    for name, count in remove.kinds if remove is not None else ():
+        after[name] = after.get(name, 0) - count
+    for name, count in add.kinds if add is not None else ():
+        after[name] = after.get(name, 0) + count
+    return {name: count for name, count in sorted(after.items()) if count > 0}
 
 
 def bid_counts(state: RoundState, bid: Bid) -> bool:

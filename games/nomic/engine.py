@@ -55,12 +55,16 @@ from games.nomic.actions import (
     Stand,
     StartRound,
     Tick,
+    UseItem,
 )
 from games.nomic.common import Transition
 from games.nomic.context import Context
 from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event, LotSold, LotUnsold, PhaseBegins, PointsGranted, RoundStarted
 from games.nomic.phases import BoundaryKind, Phase
+from games.nomic.rulelang import triggers, uses
+from games.nomic.rulelang.program import Trigger
+from games.nomic.rulelang.run import Occasion
 from games.nomic.state import RoundState, RulesetVersion, SaleRecord, WeekLog
 
 _Checker = Callable[[RoundState, Context, Any], None]
@@ -91,6 +95,7 @@ _RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
     AssentRemoval: (judge.check_removal, judge.apply_removal),
     Resign: (judge.check_resign, judge.apply_resign),
     SetNotice: (notices.check_set, notices.apply_set),
+    UseItem: (uses.check_use, uses.apply_use),
 }
 
 SEALED_NOTE = (
@@ -139,6 +144,7 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
         step = rule[1](state, ctx, action)
     if step.state is state:
         return step
+    step = triggers.fire(step, triggers.member_occasions(state, ctx, action, step.state), ctx.at)
     new = step.state
     update: dict[str, object] = {"seq": state.seq + 1}
     if isinstance(action, PlaceBid):
@@ -186,7 +192,10 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     retired: tuple[archive.Archived, ...] = ()
     new_judge = False
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
+    voted_under = triggers.rules_now(state)
     step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
+    # a decision wakes the rules in force when the vote closed, not those the proposal itself enacts
+    step = triggers.fire(step, triggers.decided_occasions(state, step), tick.at, blocks=voted_under)
     state = step.state
     events.extend(step.events)
     step = judge.decide_confidence(state, tick.at)
@@ -198,6 +207,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
                 opened = sealed.open_bids(state)
                 state = opened.state
                 events.extend(opened.events)
+            bids = triggers.bids_before_settlement(state)  # sealed bids count once opened
             step = auction.settle_auction(state)
             state = _with_sales(step.state, step.events).model_copy(
                 update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}
@@ -206,11 +216,25 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
             if tick.phase_ends_at is not None:
                 note = "Present a hand with `!present` before placements; generate lots with `!generate`."
                 events.append(PhaseBegins("bartering", tick.phase_ends_at, note))
+            occasions = [
+                *triggers.sold_occasions(step),
+                Occasion(Trigger.AUCTION_ENDS),
+                Occasion(Trigger.BARTERING_STARTS),
+            ]
+            step = triggers.fire(Transition(state), occasions, tick.at, bids=bids)
+            state = step.state
+            events.extend(step.events)
         elif kind is BoundaryKind.PLACEMENTS:
             step = presenting.make_placements(state, rng)
             state = step.state.model_copy(update={"week": step.state.week.model_copy(update={"placed": True})})
             events.extend(step.events)
+            step = triggers.fire(Transition(state), [Occasion(Trigger.PLACEMENTS)], tick.at)
+            state = step.state
+            events.extend(step.events)
         elif kind is BoundaryKind.AUCTION_START:
+            step = triggers.fire(Transition(state), [Occasion(Trigger.WEEK_ENDS)], tick.at)
+            state = step.state
+            events.extend(step.events)
             judge_before = state.judge
             step = elections.hold_election(state)
             state = step.state
@@ -223,6 +247,9 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
                 events.append(digest.WeekReviewed(digest.week_records(state, tick.at)))
             step = _auction_start(state, tick)
             state = step.state.model_copy(update={"week": WeekLog(since=tick.at)})
+            events.extend(step.events)
+            step = triggers.fire(Transition(state), [Occasion(Trigger.AUCTION_STARTS)], tick.at)
+            state = step.state
             events.extend(step.events)
             state, retired = archive.retire(state, tick.at)
     events.extend(reminders.remind(state, tick, since, judge=not new_judge))

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
-from games.nomic.items import Items
+from games.nomic.items import Items, kind_plural
 from games.nomic.state import PlacementRecord
 
 
@@ -169,6 +169,8 @@ class LotSold(Event):
     lapsed: tuple[PassedOver, ...] = ()
     """Bids above the winning one that lapsed, highest first."""
     channel: ChannelRole = field(default=ChannelRole.AUCTIONS, init=False)
+    player: str = field(default="", compare=False)
+    """The winner's id (the name is what is shown)."""
 
     def text(self) -> str:
         sold = f"Lot {self.lot} ({cards_text(self.cards)}) goes to {self.name} for {_plural(self.amount, 'point')}."
@@ -456,17 +458,22 @@ class ProposalRecorded(Event):
     """For a standard proposal: when its phase is expected to start (None: not known)."""
     phase: str = ""
     """For a standard proposal: the phase it votes through."""
+    paid_with: str = ""
+    """The item kind used in place of a Standard Proposal-Maker ("": one of those)."""
 
     def text(self) -> str:
+        used = f"A {self.paid_with} (it works as a Standard Proposal-Maker)" if self.paid_with else (
+            "A Standard Proposal-Maker"
+        )
         if self.kind == "urgent" and self.voting_ends is not None:
             when_ = f"Voting is open now until {when(self.voting_ends, relative=True)}"
         elif self.voting_starts is not None and self.voting_ends is not None:
             when_ = (
-                f"A Standard Proposal-Maker was used. Voting runs through the {self.phase} phase, "
+                f"{used} was used. Voting runs through the {self.phase} phase, "
                 f"from {when(self.voting_starts)} to {when(self.voting_ends, relative=True)}"
             )
         else:
-            when_ = "A Standard Proposal-Maker was used. Voting runs through the next phase"
+            when_ = f"{used} was used. Voting runs through the next phase"
         amend = f" It carries {_plural(self.amendments, 'amendment')} to the ruleset." if self.amendments else ""
         return f"Proposal {self.number} by {self.name} is {self.kind}. {when_}: react 👍 or 👎.{amend}"
 
@@ -510,9 +517,10 @@ class ProposalRetracted(Event):
     why: str
     item_returned: bool
     channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+    returned_item: str = "Standard Proposal-Maker"
 
     def text(self) -> str:
-        back = " The Standard Proposal-Maker was returned." if self.item_returned else ""
+        back = f" The {self.returned_item} was returned." if self.item_returned else ""
         return f"Proposal {self.number} is retracted: {self.why}.{back}"
 
     def reply_to(self) -> str | None:
@@ -693,3 +701,87 @@ class Notice(Event):
 
     def text(self) -> str:
         return self.body
+
+
+SHOWN_NAMES = 10
+"""Players a rule's announcement names for one change; the rest are counted."""
+SHOWN_NOTES = 5
+
+
+def _rule_label(rule: str) -> str:
+    return f"Rule {rule}" if rule else "A rule"
+
+
+@dataclass(frozen=True)
+class RuleApplied(Event):
+    """What a rule block did on one occasion: the players grouped by what they gained or lost."""
+
+    rule: str
+    trigger: str
+    changes: tuple[tuple[str, tuple[str, ...]], ...]
+    """(what happened, e.g. ``gains 20 points``, the names it happened to), in the order first made."""
+    notes: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        parts: list[str] = []
+        for what, names in self.changes:
+            if len(names) == 1:
+                parts.append(f"{names[0]} {what}")
+                continue
+            listed = ", ".join(names[:SHOWN_NAMES])
+            rest = len(names) - SHOWN_NAMES
+            if rest > 0:
+                listed += f" and {rest:,} more"
+            each = what.replace("gains ", "gain ").replace("loses ", "lose ")  # no kind's name has these words
+            parts.append(f"{len(names):,} players each {each} ({listed})")
+        said = "; ".join(parts) + "." if parts else "nothing changed."
+        notes = list(self.notes[:SHOWN_NOTES])
+        if len(self.notes) > SHOWN_NOTES:
+            notes.append(f"and {_plural(len(self.notes) - SHOWN_NOTES, 'more note')}")
+        noted = "".join(f"\n- {note}" for note in notes)
+        return f"{_rule_label(self.rule)} (when {self.trigger}): {said}{noted}"
+
+    def announce(self) -> ChannelRole | None:
+        return ChannelRole.GAME_ACTIONS
+
+
+@dataclass(frozen=True)
+class RuleAnnouncement(Event):
+    """An announcement a rule block makes; its words are a member's, shown as a quote."""
+
+    rule: str
+    body: str
+
+    def text(self) -> str:
+        return f"{_rule_label(self.rule)} announces:\n{_quoted(escape_member_text(self.body))}"
+
+    def announce(self) -> ChannelRole | None:
+        return ChannelRole.GAME_ACTIONS
+
+
+_MARKDOWN = set("\\*_~`|>#[]()-")
+
+
+def escape_member_text(text: str) -> str:
+    """A member's words as plain text: no formatting, no mention, no control or direction character."""
+    out: list[str] = []
+    for ch in " ".join(text.split()):
+        if not ch.isprintable():
+            continue
+        if ch in _MARKDOWN:
+            out.append("\\")
+        out.append(ch)
+        if ch == "@":
+            out.append("\u200b")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class ItemUsed(Event):
+    name: str
+    kind: str
+    count: int
+    points: int
+
+    def text(self) -> str:
+        return f"{self.name} redeems {kind_plural(self.kind, self.count)} for {_plural(self.points, 'point')}."

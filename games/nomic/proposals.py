@@ -25,6 +25,7 @@ from games.nomic.events import (
 )
 from games.nomic.items import Items
 from games.nomic.phases import Phase
+from games.nomic.rulelang.force import in_force
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import (
     LEGACY_VARIANT,
@@ -121,7 +122,7 @@ def check_propose(state: RoundState, ctx: Context, action: Propose) -> None:
     if action.message in state.proposals:
         raise ConflictError("that message is already a proposal")
     _check_text(action.text, "a proposal")
-    if classify(action.text, state.ruleset) is ProposalClass.STANDARD and player.spm < 1:
+    if classify(action.text, state.ruleset) is ProposalClass.STANDARD and _maker(state, player.id) is None:
         prefix = state.ruleset.proposals.urgent_prefix
         raise InsufficientError(
             "a standard proposal uses a Standard Proposal-Maker and you have none; "
@@ -137,8 +138,10 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
     starts: datetime | None = None
     ends: datetime | None = None
     status = ProposalStatus.PENDING
+    paid_with = ""
     if kind is ProposalClass.STANDARD:
-        step = change_holding(state, ctx.actor, remove=Items(spm=1), reason="a proposal")
+        paid_with = _maker(state, ctx.actor) or ""
+        step = change_holding(state, ctx.actor, remove=_maker_item(paid_with), reason="a proposal")
         state = step.state
     else:
         starts = ctx.at
@@ -156,6 +159,7 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         voting_starts=starts,
         voting_ends=ends,
         amendments=parse_amendments(action.text, state.ruleset),
+        paid_with=paid_with,
     )
     state = state.model_copy(
         update={
@@ -174,9 +178,25 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         len(proposal.amendments),
         voting_starts=starts,
         phase=_next_phase(state).value,
+        paid_with=paid_with,
     )
     events.insert(0, recorded)
     return Transition(state, tuple(events))
+
+
+def _maker(state: RoundState, player_id: str) -> str | None:
+    """What a standard proposal of the player spends: "" for a Standard Proposal-Maker, else the first
+    kind (by name) a rule in force makes work as one that they hold; None when they have neither."""
+    player = state.players[player_id]
+    if player.spm >= 1:
+        return ""
+    if not player.items:
+        return None
+    return next((name for name in in_force(state).kinds.proposal_makers() if player.items.get(name, 0) >= 1), None)
+
+
+def _maker_item(paid_with: str) -> Items:
+    return Items(kinds=((paid_with, 1),)) if paid_with else Items(spm=1)
 
 
 def _next_phase(state: RoundState) -> Phase:
@@ -282,13 +302,14 @@ def _retract(state: RoundState, proposal: Proposal, at: datetime, why: str, *, r
     events: list[Event] = []
     returned = False
     if return_item and proposal.kind is ProposalClass.STANDARD and proposal.author in state.players:
-        step = change_holding(state, proposal.author, add=Items(spm=1), reason="a returned item")
+        step = change_holding(state, proposal.author, add=_maker_item(proposal.paid_with), reason="a returned item")
         state = step.state
         returned = True
     done = proposal.model_copy(update={"status": ProposalStatus.RETRACTED, "decided_at": at, "note": why})
     reactions = {k: v for k, v in state.reactions.items() if k != proposal.message}
     state = state.model_copy(update={"proposals": {**state.proposals, proposal.message: done}, "reactions": reactions})
-    events.insert(0, ProposalRetracted(proposal.number, proposal.message, why, returned))
+    item = proposal.paid_with or "Standard Proposal-Maker"
+    events.insert(0, ProposalRetracted(proposal.number, proposal.message, why, returned, returned_item=item))
     return Transition(state, tuple(events))
 
 

@@ -34,9 +34,12 @@ class Player(_Value):
     bid_ceiling: int = 0
     """At least the amount of the player's highest bid on any lot: an index, so that a loss of
     points that leaves every bid affordable need not look at the lots."""
+    items: dict[str, int] = Field(default_factory=dict)
+    """Items of the kinds the rules make (``games.nomic.rulelang``), by kind name; only kinds held."""
 
     def holding(self) -> Items:
-        return Items(points=self.points, cards=self.cards, spm=self.spm)
+        kinds = tuple(sorted(self.items.items()))
+        return Items(points=self.points, cards=self.cards, spm=self.spm, kinds=kinds)
 
 
 class Bid(_Value):
@@ -214,6 +217,8 @@ class Proposal(_Value):
     votes_against: int = 0
     decided_at: datetime | None = None
     note: str = ""
+    paid_with: str = ""
+    """The item kind a standard proposal spent in place of a Standard Proposal-Maker ("": one of those)."""
 
 
 class Candidacy(_Value):

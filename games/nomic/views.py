@@ -11,7 +11,9 @@ from games.nomic.archive import Archive
 from games.nomic.common import highest_bid, member_label
 from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text, placement_line
+from games.nomic.items import kind_plural
 from games.nomic.proposals import tally
+from games.nomic.rulelang.force import in_force
 from games.nomic.ruleset import Ruleset
 from games.nomic.sealed import bidders, own_bids
 from games.nomic.state import JudgeRequest, Lot, Proposal, RequestStatus, RoundState, RulesetVersion
@@ -38,6 +40,8 @@ def inventory(
         cards,
         f"Standard Proposal-Makers: {player.spm}",
     ]
+    if player.items:
+        lines.append(f"Items: {items_text(state, player.items)}")
     owned = sum(copies.values()) if copies else 0
     if copies and owned:
         listed = ", ".join(f"{name} ×{n}" for name, n in sorted(copies.items(), key=lambda kv: kv[0].casefold()))
@@ -49,6 +53,17 @@ def inventory(
         mine = ", ".join(f"lot {lot}: {amount}" for lot, amount in own_bids(state, player_id))
         lines.append(f"Your sealed bids (only you see them): {mine or 'none that count'}")
     return "\n".join(lines)
+
+
+def items_text(state: RoundState, items: Mapping[str, int]) -> str:
+    """A player's items of the rules' kinds, each with what it is for (held items are public, as points are)."""
+    kinds = in_force(state).kinds
+    shown: list[str] = []
+    for name, count in sorted(items.items(), key=lambda kv: kv[0].casefold()):
+        kind = kinds.find(name)
+        use = kind.describe() if kind is not None else "no rule in force makes it any more"
+        shown.append(f"{kind_plural(name, count)} ({use})")
+    return "; ".join(shown)
 
 
 def lots(state: RoundState) -> str:
