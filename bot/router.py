@@ -376,6 +376,8 @@ class Router:
                 return answers + shown
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
+        if commands.is_import(content):  # a whole document, longer than the tables take
+            return await self._round_command(guild, ctx, content, resolve, source_line)
         web_posts = await self.web_command(guild, ctx, content)
         if web_posts is not None:
             return web_posts
@@ -398,6 +400,11 @@ class Router:
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
+        return await self._round_command(guild, ctx, content, resolve, source_line)
+
+    async def _round_command(
+        self, guild: str, ctx: Context, content: str, resolve: commands.MemberResolver, source_line: int | None
+    ) -> list[Post]:
         try:
             action = commands.parse(content, resolve)
         except RuleError as exc:

@@ -118,6 +118,16 @@ class Admin(commands.Cog):
     async def admin_log(self, ctx: Ctx, count: app_commands.Range[int, 1, 50] | None = None) -> None:
         await perform(ctx, line("!admin log", count))
 
+    @sub(admin, "todo", "moderators: what passed proposals ask that the bot does not enforce")
+    @app_commands.describe(page="more open items: page 2 and on")
+    async def admin_todo(self, ctx: Ctx, page: app_commands.Range[int, 1] | None = None) -> None:
+        await perform(ctx, line("!admin todo", page))
+
+    @sub(admin, "done", "moderators: mark an item of the to-do list carried out")
+    @app_commands.describe(number="the to-do item's number", note="what was done (optional)")
+    async def admin_done(self, ctx: Ctx, number: app_commands.Range[int, 1], note: str | None = None) -> None:
+        await perform(ctx, line("!admin done", number, note))
+
     @admin_set.autocomplete("option")
     async def option_choices(
         self, interaction: discord.Interaction[discord.Client], current: str

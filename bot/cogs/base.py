@@ -83,6 +83,36 @@ def word(name: str, *, description: str | None = None) -> Callable[[Callback], W
     return decorate
 
 
+class WordGroup(commands.HybridGroup[Any, ..., None]):
+    """A command word with subcommands (``!ruleset history``): as ``WordCommand``, its prefix form reads
+    the raw message; its slash form is the ``fallback`` subcommand with typed options."""
+
+    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
+        if ctx.interaction is not None:
+            await super()._parse_arguments(ctx)
+            return
+        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
+        ctx.kwargs = dict.fromkeys(self.clean_params)
+
+
+def word_group(name: str, *, fallback: str) -> Callable[[Callback], WordGroup]:
+    """A command word whose slash form has subcommands; ``/NAME FALLBACK`` is the word alone."""
+
+    def decorate(func: Callback) -> WordGroup:
+        aliases = [a for a in aliases_of(name) if a not in TAKEN_ALIASES]
+        return WordGroup(
+            func,
+            name=name,
+            description=summary(name),
+            aliases=aliases,
+            invoke_without_command=True,
+            case_insensitive=True,
+            fallback=fallback,
+        )
+
+    return decorate
+
+
 def group(name: str, description: str) -> Callable[[Callback], commands.HybridGroup[Any, ..., None]]:
     """A hybrid group (``!admin``, ``/setup``); typed without subcommand is answered by its callback."""
 

@@ -295,6 +295,11 @@ _IMPORT = re.compile(r"\s*!\s*(?:ruleset|rules)\s+import\b(?P<rest>.*)", re.IGNO
 _OPEN_FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})[ \t]*[\w-]*[ \t]*")
 
 
+def is_import(text: str) -> bool:
+    """``!ruleset import``: the round's command whatever else reads long messages (the tables refuse them)."""
+    return _IMPORT.match(text[:200]) is not None
+
+
 def _parse_import(text: str) -> ImportRuleset | None:
     """``!ruleset import`` and the document: what follows it, or the inside of the fenced block it is in (the
     last line closing that fence closes it, so the document's own ```rule blocks stay inside)."""

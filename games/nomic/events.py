@@ -682,30 +682,35 @@ class RulesetImported(Event):
     """The options no rule binds any more (the bot keeps their values)."""
 
     def text(self) -> str:
+        bound = len(self.bound)
         lines = [
-            f"{self.by} imported the ruleset document “{self.title}” ({self.rules} rules): ruleset version"
-            f" {self.version}. It binds {len(self.bound)} option{'' if len(self.bound) == 1 else 's'}"
-            + (f": {', '.join(f'`{p}`' for p in self.bound)}." if len(self.bound) <= 12 else ".")
+            f"{self.by} imported the ruleset document “{self.title}” ({_plural(self.rules, 'rule')}): ruleset"
+            f" version {self.version}. It binds {bound} option{'' if bound == 1 else 's'}"
+            + (f": {', '.join(f'`{p}`' for p in self.bound)}." if bound <= 12 else ".")
         ]
         if self.unbound:
             shown = ", ".join(f"`{p}`" for p in self.unbound[:12])
             more = f" and {len(self.unbound) - 12} more" if len(self.unbound) > 12 else ""
             lines.append(f"No rule binds {shown}{more}: the bot keeps their values.")
+        gone = [n.rule for n in self.notes if n.kind is ChangeKind.REPEAL]
+        if gone:
+            listed = ", ".join(gone[:30]) + (f" and {len(gone) - 30} more" if len(gone) > 30 else "")
+            lines.append(f"Rules no longer in it: {listed}.")
+        changed = [_import_line(n) for n in self.notes if n.kind is not ChangeKind.REPEAL]
         if not self.notes:
             lines.append("Its text is the same as before.")
-        else:
-            lines.append("Changes:")
-            lines.extend(_within([_import_line(n) for n in self.notes], CHANGES_SHOWN))
+        elif changed:
+            lines.append("New and changed rules:")
+            lines.extend(_within(changed, CHANGES_SHOWN - sum(len(line) for line in lines)))
         return "\n".join(lines)
 
 
 def _import_line(note: ChangeNote) -> str:
     head = f"Rule {note.rule} “{note.title}”"
-    if note.kind is ChangeKind.REPEAL:
-        return f"{head} is gone."
+    block = " (with a rule block)" if note.mechanics else ""
     if note.kind is ChangeKind.ENACT:
-        return f"{head} is new: {_cut(note.diff, 200)}"
-    return f"{head}: {_cut(note.diff, 300) or 'its title or rule block changed'}"
+        return f"{head} is new{block}: {_cut(note.diff, 200)}"
+    return f"{head}{block}: {_cut(note.diff, 300) or 'its title or rule block changed'}"
 
 
 @dataclass(frozen=True)
