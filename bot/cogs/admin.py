@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, group, line, perform, reply, sub, summary
+from bot.cogs.base import Ctx, WordGroup, group, line, perform, reply, sub, summary
 from bot.cogs.economy import MAX_CHOICES, state_of
 from bot.discord_io import OPTIONAL_ROLES, ROLES, GuildConfig
 from bot.permissions import Lack, Need, lacking
@@ -59,15 +59,8 @@ def _setup_group(func: Any) -> commands.HybridGroup[Any, ..., None]:
     )
 
 
-class SetupGroup(commands.HybridGroup[Any, ..., None]):
+class SetupGroup(WordGroup):
     """``!setup`` reads the message as typed (its options are pairs of words); ``/setup server`` has typed options."""
-
-    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
-            await super()._parse_arguments(ctx)
-            return
-        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
-        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 class Admin(commands.Cog):

@@ -47,17 +47,23 @@ else:
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
+def raw_prefix(command: commands.Command[Any, ..., Any], ctx: commands.Context[Any]) -> bool:
+    """A prefix command's arguments, not converted by discord.py (its errors would not be ours): the
+    handler's options are None and it passes the message itself to the grammar. False for a slash
+    command, whose typed options discord.py reads."""
+    if ctx.interaction is not None:
+        return False
+    ctx.args = [ctx] if command.cog is None else [command.cog, ctx]
+    ctx.kwargs = dict.fromkeys(command.clean_params)
+    return True
+
+
 class WordCommand(commands.HybridCommand[Any, ..., None]):
     """A hybrid command whose prefix form reads the raw message (through the shared grammar)."""
 
     async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
+        if not raw_prefix(self, ctx):
             await super()._parse_arguments(ctx)
-            return
-        # prefix: no discord.py conversion (its errors would not be ours); the handler's options
-        # are None and it passes the message itself to the grammar
-        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
-        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 def aliases_of(name: str) -> list[str]:
@@ -88,11 +94,8 @@ class WordGroup(commands.HybridGroup[Any, ..., None]):
     the raw message; its slash form is the ``fallback`` subcommand with typed options."""
 
     async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
+        if not raw_prefix(self, ctx):
             await super()._parse_arguments(ctx)
-            return
-        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
-        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 def word_group(name: str, *, fallback: str) -> Callable[[Callback], WordGroup]:

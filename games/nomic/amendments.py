@@ -25,6 +25,7 @@ from games.nomic.document import (
     MAX_TEXT,
     MAX_TITLE,
     DocumentError,
+    Fenced,
     Rule,
     RuleDocument,
     bind,
@@ -33,6 +34,7 @@ from games.nomic.document import (
     explicit,
     find_quote,
     option_label,
+    read_lines,
     render,
     rule_number,
     sentences,
@@ -95,7 +97,6 @@ _ENACT = re.compile(
     rf"enact\s+rule\s+(?P<rule>\S+?)\s+[{_QUOTE}](?P<title>[^{_QUOTE}]+)[{_QUOTE}]\s*:(?P<text>.*)",
     re.IGNORECASE | re.DOTALL,
 )
-_FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w-]*)[ \t]*")
 _USAGE = {
     "amend": "`Amend rule 4.2 to read: TEXT`",
     "replace": '`Replace "OLD" with "NEW" in rule 4.2`',
@@ -143,30 +144,19 @@ def parse_changes(text: str, urgent_prefix: str = "") -> tuple[TextChange, ...]:
     fenced blocks (the ``amend`` block) are not read; a ```rule block that does not follow an amend or
     enact line, or that the rule language refuses, is refused with its line.
     """
-    body = text.replace("\r\n", "\n")
+    body = text
     stripped = body.lstrip()
     if urgent_prefix and stripped.lower().startswith(urgent_prefix.lower()):
         body = body[: len(body) - len(stripped)] + stripped[len(urgent_prefix) :]
-    lines = body.split("\n")
     changes: list[TextChange] = []
     waiting = False
     """Whether the change on the last non-blank line may take a block."""
-    index = 0
-    while index < len(lines):
-        number, line = index + 1, lines[index]
-        index += 1
-        fence = _FENCE.fullmatch(line.strip())
-        if fence is not None:
-            block: list[str] = []
-            while index < len(lines) and lines[index].strip() != fence["fence"]:
-                block.append(lines[index])
-                index += 1
-            closed = index < len(lines)
-            index += 1
-            if fence["lang"].lower() == "rule":
+    for number, line in read_lines(body):
+        if isinstance(line, Fenced):
+            if line.lang.lower() == "rule":
                 if not waiting:
                     raise _fail(number, "a ```rule block belongs right after an `Enact rule` or `Amend rule` line")
-                changes[-1] = _with_block(changes[-1], number, block, closed)
+                changes[-1] = _with_block(changes[-1], number, line.body, line.closed)
             waiting = False
             continue
         if not line.strip():

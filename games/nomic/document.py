@@ -748,6 +748,37 @@ def _limited(text: str, limit: int, line: int, what: str) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Fenced:
+    """A fenced block of a text: its fence (```), the word after it (``rule``), its lines, whether it closed."""
+
+    fence: str
+    lang: str
+    body: list[str]
+    closed: bool
+
+
+def read_lines(text: str) -> Iterator[tuple[int, str | Fenced]]:
+    """A text's lines, numbered from 1, with each fenced block as one item at the line that opens it (a
+    block runs to the next line that is its fence alone, or to the end when none is)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    index = 0
+    while index < len(lines):
+        number, line = index + 1, lines[index]
+        index += 1
+        fence = _FENCE.fullmatch(line.strip())
+        if fence is None:
+            yield number, line
+            continue
+        body: list[str] = []
+        while index < len(lines) and lines[index].strip() != fence["fence"]:
+            body.append(lines[index])
+            index += 1
+        closed = index < len(lines)
+        index += 1
+        yield number, Fenced(fence["fence"], fence["lang"], body, closed)
+
+
 def parse_markdown(markdown: str) -> RuleDocument:
     """A document from its Markdown: ``# Title``, then ``## S. Section`` headings, each with its rules under
     ``### S.N Title`` headings; a rule's text follows its heading, and a fenced ```rule block is its
@@ -755,23 +786,12 @@ def parse_markdown(markdown: str) -> RuleDocument:
     if len(markdown) > MAX_DOCUMENT_LENGTH:
         raise DocumentError(f"a ruleset document is at most {MAX_DOCUMENT_LENGTH:,} characters")
     reader = _Reader()
-    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    index = 0
-    while index < len(lines):
-        number, line = index + 1, lines[index]
-        index += 1
-        fence = _FENCE.fullmatch(line.strip())
-        if fence is not None:
-            body: list[str] = []
-            while index < len(lines) and lines[index].strip() != fence["fence"]:
-                body.append(lines[index])
-                index += 1
-            if index >= len(lines):
+    for number, line in read_lines(markdown):
+        if isinstance(line, Fenced):
+            if not line.closed:
                 raise reader.fail(number, "the fenced block opened here is not closed")
-            index += 1
-            reader.block(number, fence["lang"], body, fence["fence"])
-            continue
-        if not reader.heading(number, line.strip()):
+            reader.block(number, line.lang, line.body, line.fence)
+        elif not reader.heading(number, line.strip()):
             reader.text(number, line)
     reader.close_section()
     if not any(s.rules for s in reader.sections):
