@@ -452,3 +452,11 @@ def test_a_refused_proposal_is_no_rule_error_for_the_router_to_swallow() -> None
     state = start()
     with pytest.raises(RuleError):
         engine.check(state, context("alice", PROP, day(1)), Propose(message="x", text="urgent: Repeal rule 0.0"))
+
+
+def test_the_bench_of_amendment_lines_runs_every_case() -> None:
+    from bot.bench_amendments import CASES, amendments_bench
+
+    report = amendments_bench(players=12, runs=2, seed="t")
+    assert report.count("\n") == len(CASES) + 2
+    assert "goal: every application under 10 ms" in report

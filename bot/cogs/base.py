@@ -282,6 +282,8 @@ HELP_MODERATORS = (
     "in each; `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
     "judge-elections, and mod-log, where I post the moderators' log), `/setup moderator-role @role` names the "
     "moderator role, `/setup show` reports both; `!admin log [N]` shows the latest changes moderators made; "
+    "`!admin todo` lists what passed proposals ask that the bot does not enforce (`!admin done N` closes one); "
+    "`/ruleset import` puts this server's own ruleset document in force; "
     "`!admin sync` registers the slash commands in this server."
 )
 
