@@ -200,11 +200,37 @@ def test_the_answer_says_what_the_bot_understood() -> None:
 
 
 def test_answers_stay_within_one_discord_message() -> None:
+    """A long proposal's answer, its outcome, and the views of a long document and a long history."""
+    from games.nomic import todo, views
+
     state = start()
-    long_text = " ".join(["A long sentence about lots and bids that nobody will ever enforce."] * 50)
-    lines = [f'Enact rule {s}.{n} "T{s}{n}": {long_text[:3000]}' for s in (1, 2, 3) for n in (7, 8, 9)]
-    event = recorded(state, "alice", "u1", "urgent: " + "\n".join(lines)[:3990])
-    assert len(event.text()) <= 2000
+    sentence = "A long sentence about lots and bids that nobody will ever enforce. "
+    lines = [f'Enact rule {s}.{n} "T{s}{n}": {(sentence * 20)[:1000]}' for s in (1, 2, 3) for n in (7, 8, 9)]
+    text = "urgent: " + "\n".join(lines)[:3990].rsplit("\n", 1)[0]
+    assert len(recorded(state, "alice", "u1", text).text()) <= 2000
+    state = propose(state, "alice", "u1", text, at=day(1))
+    state = propose(state, "bob", "u2", "urgent: " + sentence * 50, at=day(1))
+    state, events = tick_events(state, day(3))
+    assert all(len(e.text()) <= 2000 for e in events)
+    markdown = "# Many\n\n" + "".join(
+        f"## {s}. Section {s}\n\n"
+        + "".join(f"### {s}.{n} Rule {s}.{n}\n\nWe auction {{auction.lots_per_auction}} lots. {sentence * 6}\n\n"
+                  for n in range(1, 11))
+        for s in range(1, 14)
+    )  # fmt: skip
+    state = do(state, MOD, ImportRuleset(text=markdown), at=day(3, 1))
+    for n in range(12):
+        state = do(state, MOD, AdminSet(option="auction.lots_per_auction", value=str(n + 2)), at=day(3, 2))
+        state = do(state, MOD, AdminSet(option="auction.weekly_points", value=str(n + 2)), at=day(3, 2))
+    answers = [
+        views.contents(state),
+        views.rule(state, "4.2"),
+        views.rule_history(state, "4.2", ()),
+        views.ruleset_diff(state, 1, state.ruleset_version),
+        todo.listing(state),
+    ]
+    assert all(len(answer) <= 2000 for answer in answers), [len(a) for a in answers]
+    assert "**4. Section 4**: 4.1 to 4.10 (10 rules)" in answers[0], "too many to name: counted"
 
 
 # --- on passing ------------------------------------------------------------------------------------------

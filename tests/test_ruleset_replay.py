@@ -7,8 +7,9 @@ the ruleset does not allow, a quote the rule does not hold, a line that cannot b
 change and bob's plain proposal pass on Wednesday. The standard ones pass together when the second
 week starts, in the order they were made: bob's quote is gone by then, so that line lapses and his
 repeal applies. Players could make six lots in the first week's bartering and eight in the second's,
-so the third week's auction has eight. Moderators read and close their to-do list; a document of a
-moderator's own is refused for an unknown placeholder, refused to a player, then put in force.
+so the third week's auction has eight. A request naming rule 4.2 is shown under it. Moderators read
+and close their to-do list; a document of a moderator's own is refused for an unknown placeholder,
+refused to a player, then put in force.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def test_every_command_and_proposal_is_answered_within_one_discord_message() -> 
     assert result.lines == len(SCENARIO.read_text(encoding="utf-8").splitlines())
     for entry in result.transcript:
         assert len(entry["content"]) <= 2000, entry
-    for message in ("s1", "s2", "s3", "bad1", "bad2", "bad3", "bad4", "u1", "u2", "q1", "q5", "i1", "i2", "i3"):
+    for message in ("s1", "s2", "s3", "bad1", "bad2", "bad3", "bad4", "u1", "u2", "r1", "q1", "q5", "i1", "i2", "i3"):
         assert answers(result, message), message
 
 
@@ -146,7 +147,9 @@ def test_reading_the_rules_their_history_and_a_diff() -> None:
             "**Rule 4.2 Lots on offer** (version 5)\n"
             "Each auction phase offers **8** lots of **2** cards.\n"
             "Enforced by the bot: lots per auction (`auction.lots_per_auction`) = 8; cards per lot"
-            " (`auction.cards_per_lot`) = 2."
+            " (`auction.cards_per_lot`) = 2.\n"
+            "Rulings citing it (1, newest first):\n"  # a request naming rule 4.20 does not cite it
+            "1. open - Do the lots carried over count towards the 8 of rule 4.2? (by alice)"
         )
     ]
     assert answers(result, "q2") == [

@@ -26,8 +26,8 @@ MAX_DOCUMENT_LENGTH = 100_000
 """The most characters an imported document may have (the default one has about 9,000)."""
 MAX_RULES = 400
 MAX_TITLE = 100
-MAX_TEXT = 4_000
-"""The most characters of one rule's text (an amendment line's text is shorter still)."""
+MAX_TEXT = 1_500
+"""The most characters of one rule's text: ``!ruleset 4.2`` shows it whole in one message."""
 MAX_BLOCK = 4_000
 DEFAULT_TITLE = "The rules of the round"
 

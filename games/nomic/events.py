@@ -427,9 +427,11 @@ def _quoted(text: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in text.splitlines() or [""])
 
 
-CHANGES_SHOWN = 1_400
+CHANGES_SHOWN = 1_300
 """Characters an answer gives to the changes of a proposal, so the whole answer stays within one message."""
 DIFF_SHOWN = 500
+MAX_SHOWN = 1_000_000
+"""No limit (the caller cuts the lines with others)."""
 
 
 def _cut(text: str, limit: int) -> str:
@@ -604,13 +606,12 @@ class RulesetAmended(Event):
     def text(self) -> str:
         lapsed = [f"- {_cut(line, 300)}" for line in self.lapsed]
         if not self.version:
-            head = f"Proposal {self.number} passed, but {self.problem}; the ruleset is unchanged."
-            return "\n".join([head, *lapsed])
+            head = f"Proposal {self.number} passed, but {_cut(self.problem, 300)}; the ruleset is unchanged."
+            return "\n".join([head, *_within(lapsed, CHANGES_SHOWN)])
         lines = [f"Proposal {self.number} takes effect: ruleset version {self.version} ({_cut(self.change, 300)})."]
         if self.problem:
-            lines.append(f"Its amend block lapsed: {self.problem}.")
-        lines.extend(change_lines(self.notes, passed=True))
-        lines.extend(lapsed)
+            lines.append(f"Its amend block lapsed: {_cut(self.problem, 200)}.")
+        lines.extend(_within([*change_lines(self.notes, passed=True, limit=MAX_SHOWN), *lapsed], CHANGES_SHOWN))
         if self.todo:
             lines.append(
                 f"What the bot does not enforce is on the moderators' to-do list (item {self.todo}): they carry it out."

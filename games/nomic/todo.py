@@ -22,7 +22,11 @@ from games.nomic.state import ChangeKind, Proposal, RoundState, TodoItem
 LINE_LENGTH = 300
 """Characters of one line of an item (the proposal's whole text is in ``!proposals``)."""
 MAX_LINES = 8
-PAGE = 10
+PAGE = 5
+"""Items on one page of ``!admin todo``: with ``LISTED_LINES`` lines of ``LISTED_LENGTH`` each, a page fits
+one message."""
+LISTED_LINES = 3
+LISTED_LENGTH = 100
 MAX_NOTE = 300
 
 
@@ -91,7 +95,9 @@ def listing(state: RoundState, page: int = 1) -> str:
     lines = [f"The moderators' to-do list ({len(open_items)} open; `!admin done N [NOTE]` closes one):"]
     for item in shown:
         lines.append(f"**{item.number}.** proposal {item.proposal}, passed {item.at:%a %Y-%m-%d %H:%M} UTC:")
-        lines.extend(f"- {line}" for line in item.lines)
+        lines.extend(f"- {_cut(line, LISTED_LENGTH)}" for line in item.lines[:LISTED_LINES])
+        if len(item.lines) > LISTED_LINES:
+            lines.append(f"- and {len(item.lines) - LISTED_LINES} more: see proposal {item.proposal}")
     if page < pages:
         lines.append(f"Page {page} of {pages}: `!admin todo {page + 1}` for more.")
     return "\n".join(lines)

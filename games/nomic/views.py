@@ -161,8 +161,12 @@ def ruleset_history(state: RoundState, archive: Archive[RulesetVersion] | None =
     return "\n".join([*out, more] if more else out)
 
 
-DIFF_SHOWN = 1_500
+DIFF_SHOWN = 1_100
 """Characters ``!ruleset diff`` gives to the rules' text changes before it counts the rest."""
+OPTIONS_SHOWN = 12
+"""Changed options ``!ruleset diff`` lists before it counts the rest (the answer stays one message)."""
+ANSWER_LENGTH = 1_950
+"""What an answer of the ruleset's may take: one Discord message, with room to spare."""
 
 
 def ruleset_diff(state: RoundState, old: int, new: int, archived: Sequence[RulesetVersion] = ()) -> str:
@@ -188,7 +192,9 @@ def ruleset_diff(state: RoundState, old: int, new: int, archived: Sequence[Rules
         used += len(line)
     if changed:
         out.append("Options:" if texts else "Options (the text is the same):")
-        out.extend(f"- `{path}`: {_value(before[path])} -> {_value(after[path])}" for path in changed)
+        out.extend(f"- `{path}`: {_value(before[path])} -> {_value(after[path])}" for path in changed[:OPTIONS_SHOWN])
+        if len(changed) > OPTIONS_SHOWN:
+            out.append(f"… and {len(changed) - OPTIONS_SHOWN} more options (`!ruleset options` shows their values).")
     elif texts:
         out.append("The options are the same.")
     return "\n".join(out)
@@ -227,15 +233,23 @@ def contents(state: RoundState) -> str:
     current = state.ruleset_versions[-1] if state.ruleset_versions else None
     made = f", made by {current.by}" if current is not None else ""
     document = state.document
-    out = [f"**{document.title}**, version {state.ruleset_version}{made}."]
-    for section in document.sections:
-        titles = " · ".join(f"{r.number} {r.title}" for r in section.rules) or "(no rules)"
-        out.append(f"**{section.number}. {section.title}**: {titles}")
-    out.append(
+    head = f"**{document.title}**, version {state.ruleset_version}{made}."
+    foot = (
         "`!ruleset 4.2` shows a rule; `!ruleset history [RULE]` and `!ruleset diff V1 V2` what changed;"
         " `!ruleset options` every option the bot enforces."
     )
-    return "\n".join(out)
+    sections = []
+    for section in document.sections:
+        titles = " · ".join(f"{r.number} {r.title}" for r in section.rules) or "(no rules)"
+        sections.append(f"**{section.number}. {section.title}**: {titles}")
+    if sum(len(s) + 1 for s in sections) + len(head) + len(foot) > ANSWER_LENGTH:
+        # too many rules to name in one message: each section with how many it has
+        sections = [
+            f"**{s.number}. {s.title}**: "
+            + (f"{s.rules[0].number} to {s.rules[-1].number} ({len(s.rules)} rules)" if s.rules else "(no rules)")
+            for s in document.sections
+        ]
+    return "\n".join([head, *sections, foot])
 
 
 _CITED_SHOWN = 5
@@ -273,13 +287,21 @@ def rule(state: RoundState, number: str, requests: Sequence[JudgeRequest] = ()) 
     )
     if citing:
         out.append(f"Rulings citing it ({len(citing)}, newest first):")
-        out.extend(_request_line(state, r) for r in citing[:_CITED_SHOWN])
-        if len(citing) > _CITED_SHOWN:
-            out.append(f"… and {len(citing) - _CITED_SHOWN} older ones (`!rulings`).")
+        shown = 0
+        for request in citing[:_CITED_SHOWN]:
+            line = _request_line(state, request)
+            if sum(len(x) + 1 for x in out) + len(line) > ANSWER_LENGTH - 60:
+                break
+            out.append(line)
+            shown += 1
+        if len(citing) > shown:
+            out.append(f"… and {len(citing) - shown} older ones (`!rulings`).")
     return "\n".join(out)
 
 
-RULE_HISTORY_PAGE = 8
+RULE_HISTORY_PAGE = 4
+"""Versions on one page of a rule's history (each one's change cut to ``_HISTORY_CHANGE`` characters)."""
+_HISTORY_CHANGE = 380
 
 
 def rule_history(state: RoundState, number: str, versions: Sequence[RulesetVersion], page: int = 1) -> str:
@@ -297,9 +319,9 @@ def rule_history(state: RoundState, number: str, versions: Sequence[RulesetVersi
                 entries.append(f"{stamp}: repealed")
             elif previous is None:
                 first = "in force from the start" if version.version == ordered[0].version else "enacted"
-                entries.append(f"{stamp}: {first}: {_short(now, 300)}")
+                entries.append(f"{stamp}: {first}: {_short(now, _HISTORY_CHANGE)}")
             else:
-                entries.append(f"{stamp}: {_short(word_diff(previous, now), 400)}")
+                entries.append(f"{stamp}: {_short(word_diff(previous, now), _HISTORY_CHANGE)}")
         previous = now
     if not entries:
         raise UnknownError(f"there is no rule {number} in any version; `!ruleset` lists the rules")
