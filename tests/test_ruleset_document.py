@@ -96,7 +96,8 @@ def documents(draw: st.DrawFn) -> RuleDocument:
         rules = []
         numbers = sorted(draw(st.sets(st.integers(1, 30), min_size=1, max_size=4)))
         for n in numbers:
-            paragraphs = draw(st.lists(st.lists(st.one_of(_TEXT, _PLACEHOLDER), min_size=1, max_size=4), min_size=1))
+            words = st.lists(st.one_of(_TEXT, _PLACEHOLDER), min_size=1, max_size=4)
+            paragraphs = draw(st.lists(words, min_size=1, max_size=4))
             text = "\n\n".join(" ".join(p.strip() for p in para) for para in paragraphs)
             block = draw(st.one_of(st.just(""), st.just("when the week ends:\n  announce \"hi\"")))
             rules.append(Rule(number=f"{s}.{n}", title=draw(_TEXT).strip(), text=text.strip(), block=block))
