@@ -174,6 +174,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--digest-runs", type=int, default=50, help="builds of the week's review to time")
     bench.add_argument(
+        "--amendments",
+        type=int,
+        nargs="?",
+        const=3_000,
+        metavar="PLAYERS",
+        help="instead of the busy week: how long a passed proposal's amendment lines take to apply, in a round"
+        " of PLAYERS players (3,000 when left out)",
+    )
+    bench.add_argument(
         "--web",
         action="store_true",
         help="instead of the busy week: command latency with and without 1,000 web requests, 50 at a time",
@@ -338,6 +347,11 @@ def _command(args: argparse.Namespace) -> int:
                     per_week=args.offers_per_week,
                 )
             )
+        if args.amendments is not None:
+            from bot.bench_amendments import amendments_bench
+
+            print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
+            return 0
         if args.digest_only:
             from bot.bench_digest import digest_bench
 

@@ -619,9 +619,10 @@ class NomicBot(commands.Bot):
         if not slash and words.command_word(text) == "bid" and await self.router.bids_sealed(str(guild.id)):
             await self.sealed.refuse_typed(ctx.message)  # its amount must not stay where others read it
             return
-        if await self.desk.run(ctx, text):
+        round_only = words.is_import(text)  # a whole document: longer than any other command may be
+        if not round_only and await self.desk.run(ctx, text):
             return  # a thread game's command: answered by the tables
-        if await self.cards.run(ctx, text):
+        if not round_only and await self.cards.run(ctx, text):
             return  # a card library's command (`!card`, `!guild`)
         config = await self.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"

@@ -20,7 +20,7 @@ from games.ictc.challenges import CHALLENGE_WORDS, is_challenge_command
 from games.ictc.commands import LIBRARY_WORDS, is_library_command
 from games.ictc.events import Note
 from games.ictc.service import LibraryService
-from games.nomic import commands, digest, engine, modlog, notices, views
+from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
     AcceptTrade,
     Action,
@@ -44,6 +44,7 @@ from games.nomic.actions import (
     ShowRulesetDiff,
     ShowRulesetHistory,
     ShowRulings,
+    ShowTodo,
     ShowTrades,
     Stand,
 )
@@ -226,6 +227,8 @@ ROUND_WORDS_IN_THREADS: frozenset[str] = (
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
 MAX_DUE_ROUNDS = 100_000
+CITING_LOOKED_AT = 500
+"""Archived requests ``!ruleset 4.2`` looks through for the rulings that cite the rule (the newest)."""
 
 
 class Router:
@@ -384,6 +387,8 @@ class Router:
                 return await self.round_command(guild, private, content, resolve, source_line=source_line)
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
+        if commands.is_import(content):  # a whole document, longer than the tables take
+            return await self.round_command(guild, ctx, content, resolve, source_line=source_line)
         web_posts = await self.web_command(guild, ctx, content)
         if web_posts is not None:
             return web_posts
@@ -648,6 +653,10 @@ class Router:
         state = await self.service.state(guild)
         if state is None:
             raise NotStartedError("the round has not started on this server yet")
+        if isinstance(action, ShowTodo):
+            if not ctx.is_moderator:
+                raise NotAllowedError("only moderators can read the moderators' to-do list")
+            return todo.listing(state, action.page)
         if isinstance(action, ShowInventory):
             target = action.target or ctx.actor
             owned = await self.library.copy_counts(guild, target) if self.library is not None else None
@@ -657,9 +666,17 @@ class Router:
         if isinstance(action, ShowPhase):
             return phase_text(state, ctx.at)
         if isinstance(action, ShowRuleset):
-            return views.ruleset(state)
+            if action.options:
+                return views.ruleset(state)
+            if action.rule is not None:
+                cited = await self.service.archived(guild, JudgeRequest, limit=CITING_LOOKED_AT)
+                return views.rule(state, action.rule, cited)
+            return views.contents(state)
         if isinstance(action, ShowTrades):
             return views.trades(state, ctx.actor)
+        if isinstance(action, ShowRulesetHistory) and action.rule is not None:
+            every = await self.service.archived(guild, RulesetVersion)
+            return views.rule_history(state, action.rule, every, action.page)
         if isinstance(action, ShowRulesetHistory):
             reach = action.page * views.HISTORY_PAGE
             return views.ruleset_history(

@@ -158,7 +158,7 @@ async def test_help_lists_what_you_can_do_in_the_channel(discord_server: Server)
     result = await s.mod.slash(s.game_actions, "help")
     assert result.ephemeral
     assert result.response is not None
-    text = result.response.embeds[0].description or ""
+    text = "\n".join(e.description or "" for e in result.response.embeds)  # a long help runs on in more embeds
     assert "`!join`" in text.split("Elsewhere:")[0]
     assert "/setup channel" in text
 
@@ -255,7 +255,7 @@ async def test_queries_are_embeds_within_discords_limits(discord_server: Server)
     phase = s.bot_messages(s.general)[-4].embeds[0]
     assert phase.title == "The bartering phase"
     assert re.search(r"<t:\d+:R>", phase.fields[0].value or "")
-    result = await s.alice.slash(s.general, "ruleset", show="diff", old=1, new=1)
+    result = await s.alice.slash(s.general, "ruleset diff", old=1, new=1)
     assert result.response is not None
     assert result.response.embeds[0].description == "Versions 1 and 1 have the same options."
     await s.alice.send(s.general, "!trades")

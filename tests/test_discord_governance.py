@@ -82,7 +82,9 @@ async def test_reactions_on_messages_from_before_a_restart_still_count(discord_s
     assert len(state.reactions[str(proposal.id)]) == 3
 
     await s.advance(s.clock.now() + timedelta(hours=49))
-    assert replies_to(s, proposal.id)[-1] == "Proposal 1 by alice has passed with 2 for and 1 against."
+    outcome = replies_to(s, proposal.id)[-1]
+    assert outcome.startswith("Proposal 1 by alice has passed with 2 for and 1 against.\n")
+    assert "on the moderators' to-do list (item 1)" in outcome  # it has no amendment line
     await s.alice.send(s.game_actions, "!proposals")
     assert "passed" in (s.bot_messages(s.game_actions)[-1].embeds[0].description or "")
 

@@ -79,7 +79,7 @@ async def test_the_state_document_has_every_key_the_simulator_page_names() -> No
 
 def test_the_readme_leads_to_the_docs_and_nowhere_outside_the_repository() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for target in ("docs/simulator.md", "docs/operating.md"):
+    for target in ("docs/simulator.md", "docs/operating.md", "docs/ruleset.md"):
         assert f"]({target})" in readme
         assert (ROOT / target).is_file()
     assert "shared notes" not in readme

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, group, line, perform, reply, sub, summary
+from bot.cogs.base import Ctx, WordGroup, group, line, perform, reply, sub, summary
 from bot.cogs.economy import MAX_CHOICES, state_of
 from bot.discord_io import OPTIONAL_ROLES, ROLES, GuildConfig
 from bot.permissions import Lack, Need, lacking
@@ -59,15 +59,8 @@ def _setup_group(func: Any) -> commands.HybridGroup[Any, ..., None]:
     )
 
 
-class SetupGroup(commands.HybridGroup[Any, ..., None]):
+class SetupGroup(WordGroup):
     """``!setup`` reads the message as typed (its options are pairs of words); ``/setup server`` has typed options."""
-
-    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
-            await super()._parse_arguments(ctx)
-            return
-        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
-        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 class Admin(commands.Cog):
@@ -117,6 +110,16 @@ class Admin(commands.Cog):
     @app_commands.describe(count="how many entries, newest first (10 when left out, at most 50)")
     async def admin_log(self, ctx: Ctx, count: app_commands.Range[int, 1, 50] | None = None) -> None:
         await perform(ctx, line("!admin log", count))
+
+    @sub(admin, "todo", "moderators: what passed proposals ask that the bot does not enforce")
+    @app_commands.describe(page="more open items: page 2 and on")
+    async def admin_todo(self, ctx: Ctx, page: app_commands.Range[int, 1] | None = None) -> None:
+        await perform(ctx, line("!admin todo", page))
+
+    @sub(admin, "done", "moderators: mark an item of the to-do list carried out")
+    @app_commands.describe(number="the to-do item's number", note="what was done (optional)")
+    async def admin_done(self, ctx: Ctx, number: app_commands.Range[int, 1], note: str | None = None) -> None:
+        await perform(ctx, line("!admin done", number, note))
 
     @admin_set.autocomplete("option")
     async def option_choices(

@@ -47,17 +47,23 @@ else:
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
+def raw_prefix(command: commands.Command[Any, ..., Any], ctx: commands.Context[Any]) -> bool:
+    """A prefix command's arguments, not converted by discord.py (its errors would not be ours): the
+    handler's options are None and it passes the message itself to the grammar. False for a slash
+    command, whose typed options discord.py reads."""
+    if ctx.interaction is not None:
+        return False
+    ctx.args = [ctx] if command.cog is None else [command.cog, ctx]
+    ctx.kwargs = dict.fromkeys(command.clean_params)
+    return True
+
+
 class WordCommand(commands.HybridCommand[Any, ..., None]):
     """A hybrid command whose prefix form reads the raw message (through the shared grammar)."""
 
     async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
-        if ctx.interaction is not None:
+        if not raw_prefix(self, ctx):
             await super()._parse_arguments(ctx)
-            return
-        # prefix: no discord.py conversion (its errors would not be ours); the handler's options
-        # are None and it passes the message itself to the grammar
-        ctx.args = [ctx] if self.cog is None else [self.cog, ctx]
-        ctx.kwargs = dict.fromkeys(self.clean_params)
 
 
 def aliases_of(name: str) -> list[str]:
@@ -79,6 +85,33 @@ def word(name: str, *, description: str | None = None) -> Callable[[Callback], W
     def decorate(func: Callback) -> WordCommand:
         aliases = [a for a in aliases_of(name) if a not in TAKEN_ALIASES]
         return WordCommand(func, name=name, description=description or summary(name), aliases=aliases)
+
+    return decorate
+
+
+class WordGroup(commands.HybridGroup[Any, ..., None]):
+    """A command word with subcommands (``!ruleset history``): as ``WordCommand``, its prefix form reads
+    the raw message; its slash form is the ``fallback`` subcommand with typed options."""
+
+    async def _parse_arguments(self, ctx: commands.Context[Any]) -> None:
+        if not raw_prefix(self, ctx):
+            await super()._parse_arguments(ctx)
+
+
+def word_group(name: str, *, fallback: str) -> Callable[[Callback], WordGroup]:
+    """A command word whose slash form has subcommands; ``/NAME FALLBACK`` is the word alone."""
+
+    def decorate(func: Callback) -> WordGroup:
+        aliases = [a for a in aliases_of(name) if a not in TAKEN_ALIASES]
+        return WordGroup(
+            func,
+            name=name,
+            description=summary(name),
+            aliases=aliases,
+            invoke_without_command=True,
+            case_insensitive=True,
+            fallback=fallback,
+        )
 
     return decorate
 
@@ -274,6 +307,8 @@ HELP_MODERATORS = (
     "in each; `/setup channel ROLE #channel` binds a channel to a role (auctions, game-actions, proposals, "
     "judge-elections, and mod-log, where I post the moderators' log), `/setup moderator-role @role` names the "
     "moderator role, `/setup show` reports both; `!admin log [N]` shows the latest changes moderators made; "
+    "`!admin todo` lists what passed proposals ask that the bot does not enforce (`!admin done N` closes one); "
+    "`/ruleset import` puts this server's own ruleset document in force; "
     "`!admin sync` registers the slash commands in this server."
 )
 

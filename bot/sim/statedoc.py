@@ -9,6 +9,7 @@ from typing import Any
 from bot.sim.world import iso
 from games.ictc.copies import deck_problems
 from games.ictc.state import STARTER, LibraryState
+from games.nomic.document import render, slots
 from games.nomic.proposals import tally
 from games.nomic.sealed import bidders, public_high
 from games.nomic.service import RoundService
@@ -99,6 +100,31 @@ def cards_entry(library: LibraryState) -> dict[str, Any]:
             }
             for c in sorted(library.challenges.values(), key=lambda c: c.number)
         ],
+    }
+
+
+def ruleset_entry(state: RoundState) -> dict[str, Any]:
+    """The rules in force: the version, each rule as it reads (values plain) with the options it binds,
+    and every option's value (as JSON: lists for tuples, strings for choices)."""
+    values = state.ruleset.option_paths()
+    rules = [
+        {
+            "number": rule.number,
+            "section": section.title,
+            "title": rule.title,
+            "text": render(rule.text, values, bold=False),
+            "binds": slots(rule.text),
+            "mechanics": bool(rule.block.strip()),
+        }
+        for section in state.document.sections
+        for rule in section.rules
+    ]
+    options = state.ruleset.model_dump(mode="json")
+    return {
+        "version": state.ruleset_version,
+        "title": state.document.title,
+        "rules": rules,
+        "options": {path: options[path.split(".")[0]][path.split(".")[1]] for path in values},
     }
 
 
@@ -202,6 +228,16 @@ def state_document(
         "candidacies": [c.author for c in state.candidacies.values()],
         "tables": entries,
         "ruleset_version": state.ruleset_version,
+        "ruleset": ruleset_entry(state),
+        "todo": [
+            {
+                "number": item.number,
+                "proposal": item.proposal,
+                "status": "open" if item.done_at is None else "done",
+                "lines": list(item.lines),
+            }
+            for item in sorted(state.todos.values(), key=lambda i: i.number)
+        ],
         "trades": [
             {
                 "number": t.number,

@@ -111,6 +111,21 @@ class AdminSet(_Action):
     value: str
 
 
+class ImportRuleset(_Action):
+    """A moderator's own ruleset document (Markdown), in force as a new version."""
+
+    kind: Literal["ruleset_import"] = "ruleset_import"
+    text: str
+
+
+class CloseTodo(_Action):
+    """``!admin done N [NOTE]``: a moderator carried out an item of the to-do list."""
+
+    kind: Literal["todo_done"] = "todo_done"
+    number: int
+    note: str = ""
+
+
 class Propose(_Action):
     """A player's message in #proposals.
 
@@ -244,7 +259,11 @@ class ShowPhase(_Query):
 
 
 class ShowRuleset(_Query):
+    """``!ruleset``: the contents; ``!ruleset 4.2``: one rule; ``!ruleset options``: every option."""
+
     kind: Literal["ruleset"] = "ruleset"
+    rule: str | None = None
+    options: bool = False
 
 
 class ShowTrades(_Query):
@@ -254,6 +273,8 @@ class ShowTrades(_Query):
 class ShowRulesetHistory(_Query):
     kind: Literal["ruleset_history"] = "ruleset_history"
     page: int = Field(1, ge=1)
+    rule: str | None = None
+    """One rule's history: each version that changed what it says."""
 
 
 class ShowRulesetDiff(_Query):
@@ -294,6 +315,13 @@ class ShowModLog(_Query):
     count: int = Field(MOD_LOG_SHOWN, ge=1, le=MOD_LOG_MOST)
 
 
+class ShowTodo(_Query):
+    """``!admin todo [PAGE]``: the moderators' open to-do items."""
+
+    kind: Literal["todo"] = "todo"
+    page: int = Field(1, ge=1)
+
+
 Action = Annotated[
     StartRound
     | Join
@@ -309,6 +337,8 @@ Action = Annotated[
     | AdminTake
     | AdminLot
     | AdminSet
+    | ImportRuleset
+    | CloseTodo
     | Propose
     | Stand
     | React
@@ -335,11 +365,12 @@ Action = Annotated[
     | ShowPlacements
     | ShowHelp
     | ShowNotices
-    | ShowModLog,
+    | ShowModLog
+    | ShowTodo,
     Field(discriminator="kind"),
 ]
 
-MODERATION = (AdminGive, AdminTake, AdminLot, AdminSet)
+MODERATION = (AdminGive, AdminTake, AdminLot, AdminSet, ImportRuleset, CloseTodo)
 """Moderators' corrections: each one accepted is kept in the moderators' log."""
 
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

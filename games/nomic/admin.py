@@ -1,22 +1,25 @@
-"""Moderators' corrections: giving and taking items, and changing an option of the ruleset."""
+"""Moderators' corrections: giving and taking items, changing an option of the ruleset, and putting a
+server's own ruleset document in force."""
 
 from __future__ import annotations
 
 import json
 
-from games.nomic.actions import AdminGive, AdminSet, AdminTake
+from games.nomic.actions import AdminGive, AdminSet, AdminTake, ImportRuleset
+from games.nomic.amendments import check_blocks, compare
 from games.nomic.common import (
-    HoldingChanges,
     Transition,
     adopt_ruleset,
     change_holding,
+    lapse_unrevived,
     require_holding,
     require_moderator,
     target_player,
 )
 from games.nomic.context import Context
+from games.nomic.document import RuleDocument, bound_options, parse_markdown
 from games.nomic.errors import BadInputError
-from games.nomic.events import Event, ItemsAdjusted, OptionChanged
+from games.nomic.events import ItemsAdjusted, OptionChanged, RulesetImported
 from games.nomic.phases import Phase
 from games.nomic.rulelang.force import resolve_kind
 from games.nomic.state import RoundState, RulesetVersion
@@ -74,20 +77,14 @@ def apply_set(state: RoundState, ctx: Context, action: AdminSet) -> Transition:
         at=ctx.at,
         by=f"moderator {ctx.actor_name}",
         change=f"{action.option.strip()} = {_show(new)}",
+        document=state.document,
     )
+    before = state.ruleset
     state = adopt_ruleset(state, ruleset, record, ctx.at)
     note = _sealed_note(state, action.option.strip(), old, new)
     event = OptionChanged(action.option.strip(), _show(old), _show(new), version, ctx.actor_name, note)
-    events: list[Event] = [event]
-    if state.ruleset_versions[-2].ruleset.auction.revive_bids and not ruleset.auction.revive_bids:
-        # Bids that were only waiting to become affordable again lapse for good now, as they
-        # would have without the option; otherwise settlement could charge more than a player has.
-        changes = HoldingChanges(state)
-        for player_id in sorted(state.players):
-            changes.lapse_bids(player_id, "bids no longer revive")
-        state = changes.state()
-        events.extend(changes.events)
-    return Transition(state, tuple(events))
+    lapsed = lapse_unrevived(before, state)
+    return Transition(lapsed.state, (event, *lapsed.events))
 
 
 def _sealed_note(state: RoundState, option: str, old: object, new: object) -> str:
@@ -107,3 +104,44 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return json.dumps(value)
     return str(value)
+
+
+def _read_document(action: ImportRuleset) -> RuleDocument:
+    document = parse_markdown(action.text)
+    check_blocks(document)
+    return document
+
+
+def check_import(state: RoundState, ctx: Context, action: ImportRuleset) -> None:
+    require_moderator(ctx)
+    _read_document(action)
+
+
+def apply_import(state: RoundState, ctx: Context, action: ImportRuleset) -> Transition:
+    """A server's own document in force as a new version; the options keep their values, and the rules
+    read them through its placeholders."""
+    require_moderator(ctx)
+    document = _read_document(action)
+    values = state.ruleset.option_paths()
+    notes = tuple(compare(state.document, document, values, values))
+    version = state.ruleset_version + 1
+    record = RulesetVersion(
+        version=version,
+        ruleset=state.ruleset,
+        at=ctx.at,
+        by=f"moderator {ctx.actor_name}",
+        change=f"imported the document “{document.title[:60]}”",
+        document=document,
+    )
+    state = adopt_ruleset(state, state.ruleset, record, ctx.at)
+    bound = bound_options(document)
+    event = RulesetImported(
+        ctx.actor_name,
+        version,
+        document.title,
+        sum(1 for _ in document.rules()),
+        notes,
+        tuple(bound),
+        tuple(p for p in values if p not in bound),
+    )
+    return Transition(state, (event,))

@@ -5,7 +5,8 @@ decided before that moment, rulings that can no longer be challenged or replaced
 versions superseded before it (what the week's start itself decides stays a week, for the views).
 They are returned as ``Archived`` values that the service writes in the same transaction as the
 tick, and the views read them back (``!proposals``, ``!rulings``, ``!ruleset history``). A number
-that is archived is closed: the rules answer so rather than "there is no such thing".
+that is archived is closed: the rules answer so rather than "there is no such thing". The
+moderators' to-do items done before that moment leave too, for good: the log keeps who closed them.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def retire(state: RoundState, at: datetime) -> tuple[RoundState, tuple[Archived,
     versions = state.ruleset_versions
     superseded = sum(1 for later in versions[1:] if later.at < at)
     out.extend(Archived(ArchiveKind.RULESET_VERSION, v.version, at, v.model_dump_json()) for v in versions[:superseded])
-    if not out:
+    todos = {n: item for n, item in state.todos.items() if item.done_at is None or item.done_at >= at}
+    if not out and len(todos) == len(state.todos):
         return state, ()
     reactions = {m: r for m, r in state.reactions.items() if m in proposals or m in state.candidacies}
     state = state.model_copy(
@@ -84,6 +86,7 @@ def retire(state: RoundState, at: datetime) -> tuple[RoundState, tuple[Archived,
             "requests": requests,
             "ruleset_versions": versions[superseded:],
             "reactions": reactions,
+            "todos": todos,
         }
     )
     out.sort(key=lambda a: (a.kind.value, a.number))

@@ -24,9 +24,11 @@ from games.nomic.actions import (
     CancelTrade,
     CastConfidence,
     Challenge,
+    CloseTodo,
     DeclineTrade,
     GenerateLot,
     GiveRuling,
+    ImportRuleset,
     Join,
     Leave,
     MakeRequest,
@@ -47,17 +49,21 @@ from games.nomic.actions import (
     ShowRulesetDiff,
     ShowRulesetHistory,
     ShowRulings,
+    ShowTodo,
     ShowTrades,
     UseItem,
 )
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
+from games.nomic.document import rule_number
 from games.nomic.errors import BadInputError, UnknownError
 from games.nomic.items import Items, KindNames, parse_amount
 
 PREFIX = "!"
 MAX_COMMAND_LENGTH = 2000
 """Discord's own message limit; anything longer is refused before it is read."""
+MAX_IMPORT_LENGTH = 110_000
+"""``!ruleset import`` carries a whole document (an attachment's, on Discord): it may be longer."""
 
 MemberResolver = Callable[[str], str]
 """Maps a member token (``@bob``, ``<@123>``) to a member id, or raises ``MemberNameError``.
@@ -107,7 +113,9 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     CommandWord("resign", "!resign", "judge: step down", _GA),
     CommandWord("rulings", "!rulings [PAGE]", "requests to the judge and each ruling's status; older ones by page"),
     CommandWord(
-        "ruleset", "!ruleset [history [PAGE] | diff V1 V2]", "the rules in force, their versions, or what changed"
+        "ruleset",
+        "!ruleset [RULE | history [RULE] [PAGE] | diff V1 V2 | options]",
+        "the rules in force (or one rule), their history, or what changed between two versions",
     ),
     CommandWord("phase", "!phase", "the current phase and the time left in it"),
     CommandWord("help", "!help", "what you can do here"),
@@ -118,8 +126,9 @@ COMMAND_WORDS: tuple[CommandWord, ...] = (
     ),
     CommandWord(
         "admin",
-        "!admin give|take @member ITEMS, !admin lot C1 C2, !admin set OPTION VALUE, !admin log [N]",
-        "moderators: correct the game state or the ruleset; the moderators' log",
+        "!admin give|take @member ITEMS, !admin lot C1 C2, !admin set OPTION VALUE, !admin log [N],"
+        " !admin todo, !admin done N [NOTE], !ruleset import",
+        "moderators: correct the game state or the ruleset; the moderators' log and to-do list",
         moderators_only=True,
     ),
 )
@@ -222,6 +231,9 @@ def parse(text: str, resolve: MemberResolver, items: KindNames = ()) -> Action:
     """Read one command message; raise a ``RuleError`` whose text says what is wrong.
 
     ``items``: the names of the item kinds of the guild's rules, which ITEMS may name."""
+    imported = _parse_import(text)
+    if imported is not None:
+        return imported
     name, args = split_command(text)
     if name in _NO_ARGUMENTS:
         if args and name != "help":
@@ -292,15 +304,72 @@ def clean_keep_lines(text: str) -> str:
     return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in _BIDI_AND_CONTROL)
 
 
+RULESET_USAGE = (
+    "usage: `!ruleset` (the contents), `!ruleset 4.2` (one rule), `!ruleset history [RULE] [PAGE]`, "
+    "`!ruleset diff V1 V2` or `!ruleset options`"
+)
+IMPORT_USAGE = (
+    "usage: `!ruleset import` followed by the document in a fenced block (```), or `/ruleset import` with the"
+    " document as a Markdown file"
+)
+_IMPORT = re.compile(r"\s*!\s*(?:ruleset|rules)\s+import\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+_OPEN_FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})[ \t]*[\w-]*[ \t]*")
+
+
+def is_import(text: str) -> bool:
+    """``!ruleset import``: the round's command whatever else reads long messages (the tables refuse them)."""
+    return _IMPORT.match(text[:200]) is not None
+
+
+def _parse_import(text: str) -> ImportRuleset | None:
+    """``!ruleset import`` and the document: what follows it, or the inside of the fenced block it is in (the
+    last line closing that fence closes it, so the document's own ```rule blocks stay inside)."""
+    match = _IMPORT.match(text[:200])
+    if match is None:
+        return None
+    if len(text) > MAX_IMPORT_LENGTH:
+        raise BadInputError(f"a ruleset document is at most {MAX_IMPORT_LENGTH - 10_000:,} characters")
+    rest = clean_keep_lines(_IMPORT.match(text)["rest"])  # type: ignore[index]
+    lines = rest.split("\n")
+    opened = next((i for i, line in enumerate(lines) if _OPEN_FENCE.fullmatch(line.strip())), None)
+    if opened is not None:
+        fence = _OPEN_FENCE.fullmatch(lines[opened].strip())["fence"]  # type: ignore[index]
+        closing = [i for i in range(opened + 1, len(lines)) if lines[i].strip() == fence]
+        if not closing:
+            raise BadInputError("the fenced block of the document is not closed")
+        rest = "\n".join(lines[opened + 1 : closing[-1]])
+    if not rest.strip():
+        raise BadInputError(IMPORT_USAGE)
+    return ImportRuleset(text=rest.strip("\n"))
+
+
+def _rule_arg(token: str) -> str | None:
+    """A rule number argument (``4.2``, ``rule 4.2`` is written as two words), or None when it is none."""
+    if "." not in token:
+        return None
+    return rule_number(token)
+
+
 def _parse_ruleset(args: list[str]) -> Action:
     if not args:
         return ShowRuleset()
     verb = args[0].lower()
-    if verb == "history" and len(args) <= 2:
-        return ShowRulesetHistory(page=_number(args[1], "page") if len(args) == 2 else 1)
+    if verb == "rule" and len(args) == 2:
+        args, verb = args[1:], args[1].lower()
+    if verb == "options" and len(args) == 1:
+        return ShowRuleset(options=True)
+    if verb == "history" and len(args) <= 3:
+        rule = _rule_arg(args[1]) if len(args) >= 2 else None
+        pages = args[2:] if rule is not None else args[1:]
+        if len(pages) > 1:
+            raise BadInputError(RULESET_USAGE)
+        return ShowRulesetHistory(page=_number(pages[0], "page") if pages else 1, rule=rule)
     if verb == "diff" and len(args) == 3:
-        return ShowRulesetDiff(old=_number(args[1].lstrip("v"), "version"), new=_number(args[2].lstrip("v"), "version"))
-    raise BadInputError("usage: `!ruleset`, `!ruleset history [PAGE]` or `!ruleset diff V1 V2`")
+        old, new = (_number(a.lstrip("vV"), "version") for a in args[1:])
+        return ShowRulesetDiff(old=old, new=new)
+    if len(args) == 1 and "." in verb:
+        return ShowRuleset(rule=rule_number(verb))
+    raise BadInputError(RULESET_USAGE)
 
 
 def _parse_use(args: list[str]) -> UseItem:
@@ -354,7 +423,7 @@ def _parse_notify(args: list[str]) -> Action:
 def _parse_admin(args: list[str], resolve: MemberResolver, kinds: KindNames = ()) -> Action:
     usage = (
         "usage: `!admin give @member ITEMS`, `!admin take @member ITEMS`, `!admin lot C1 C2`, "
-        "`!admin set OPTION VALUE` or `!admin log [N]`"
+        "`!admin set OPTION VALUE`, `!admin log [N]`, `!admin todo` or `!admin done N [NOTE]`"
     )
     if not args:
         raise BadInputError(usage)
@@ -377,6 +446,14 @@ def _parse_admin(args: list[str], resolve: MemberResolver, kinds: KindNames = ()
         if count > MOD_LOG_MOST:
             raise BadInputError(f"`!admin log` shows at most {MOD_LOG_MOST} entries")
         return ShowModLog(count=count)
+    if verb == "todo":
+        if len(rest) > 1:
+            raise BadInputError("usage: `!admin todo [PAGE]`")
+        return ShowTodo(page=_number(rest[0], "page") if rest else 1)
+    if verb == "done":
+        if not rest:
+            raise BadInputError("usage: `!admin done N [NOTE]`, e.g. `!admin done 3 the judge now announces it`")
+        return CloseTodo(number=_number(rest[0].lstrip("#"), "to-do number"), note=" ".join(rest[1:])[:300])
     if verb == "set":
         if len(rest) < 2:
             raise BadInputError("usage: `!admin set OPTION VALUE`, e.g. `!admin set auction.lots_per_auction 8`")

@@ -31,16 +31,32 @@ class Transition:
 
 
 def adopt_ruleset(state: RoundState, ruleset: Ruleset, record: RulesetVersion, at: datetime) -> RoundState:
-    """A new ruleset version in force from ``at``.
+    """A new ruleset version (its options and its text) in force from ``at``.
 
     A changed calendar only shapes the time to come: the clock moves up to the change, so no
     boundary of the new calendar that would have fallen before it is applied after the fact.
     """
-    update: dict[str, object] = {"ruleset": ruleset, "ruleset_versions": (*state.ruleset_versions, record)}
+    update: dict[str, object] = {
+        "ruleset": ruleset,
+        "ruleset_versions": (*state.ruleset_versions, record),
+        "document": record.document,
+    }
     just_before = at - timedelta(microseconds=1)
     if ruleset.calendar != state.ruleset.calendar and just_before > state.clock:
         update["clock"] = just_before
     return state.model_copy(update=update)
+
+
+def lapse_unrevived(before: Ruleset, state: RoundState) -> Transition:
+    """When a change turned bid revival off, the bids that were only waiting to become affordable again
+    lapse for good now, as they would have without the option; otherwise a settlement could charge more
+    than a player has."""
+    if not before.auction.revive_bids or state.ruleset.auction.revive_bids:
+        return Transition(state)
+    changes = HoldingChanges(state)
+    for player_id in sorted(state.players):
+        changes.lapse_bids(player_id, "bids no longer revive")
+    return changes.transition()
 
 
 def require_channel(ctx: Context, *roles: ChannelRole) -> None:

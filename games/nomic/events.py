@@ -6,13 +6,15 @@ scheduled work is announced in the channel it names.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from games.nomic.amendments import ChangeNote, note_for_people
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
 from games.nomic.items import Items, kind_plural
-from games.nomic.state import PlacementRecord
+from games.nomic.state import ChangeKind, PlacementRecord
 
 
 def _plural(n: int, word: str) -> str:
@@ -447,6 +449,64 @@ def _quoted(text: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in text.splitlines() or [""])
 
 
+CHANGES_SHOWN = 1_300
+"""Characters an answer gives to the changes of a proposal, so the whole answer stays within one message."""
+DIFF_SHOWN = 500
+MAX_SHOWN = 1_000_000
+"""No limit (the caller cuts the lines with others)."""
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _rules(numbers: Sequence[str]) -> str:
+    return ("rule " if len(numbers) == 1 else "rules ") + ", ".join(numbers)
+
+
+def change_lines(notes: Sequence[ChangeNote], *, passed: bool, limit: int = CHANGES_SHOWN) -> list[str]:
+    """What amendment lines do, rule by rule: the diff, each enforced value that changes, each bound value
+    a new text drops, and each changed sentence the bot will not enforce. ``passed``: they took effect
+    (else they would, if the proposal passes)."""
+    would, keeps, says = ("", "keeps", "says") if passed else ("would ", "would keep", "would say")
+    lines: list[str] = []
+    for note in notes:
+        head = f"Rule {note.rule} “{note.title}”"
+        if note.kind is ChangeKind.REPEAL:
+            lines.append(f"{head} {'is' if passed else 'would be'} repealed.")
+        elif note.kind is ChangeKind.ENACT:
+            lines.append(f"{head} {'is' if passed else 'would be'} enacted: {_cut(note.diff, DIFF_SHOWN)}")
+        else:
+            lines.append(f"{head}: {_cut(note.diff, DIFF_SHOWN) or 'only its rule block changes'}")
+        for value in note.values:
+            others = [r for r in value.rules if r != note.rule]
+            also = f" ({_rules(others)} {'reads' if len(others) == 1 else 'read'} it too)" if others else ""
+            lines.append(f"- enforced by the bot: {value.label} {value.old} → {value.new}{also}")
+        for dropped in note.dropped:
+            still = f" ({_rules(dropped.elsewhere)} still {'says' if passed else 'would say'} it)"
+            lines.append(
+                f"- rule {dropped.rule} {would}no longer {says.split()[-1]} {dropped.what}; the bot {keeps}"
+                f" {dropped.kept}" + (still if dropped.elsewhere else "")
+            )
+        if note.mechanics and note.kind is not ChangeKind.REPEAL:
+            lines.append("- its mechanics are its rule block's")
+        elif note_for_people(note) and note.kind is not ChangeKind.REPEAL:
+            lines.extend(f"- not enforced by the bot: “{_cut(s, 300)}”" for s in note.unenforced)
+    return _within(lines, limit)
+
+
+def _within(lines: list[str], limit: int) -> list[str]:
+    out: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > limit:
+            out.append(f"… and {len(lines) - len(out)} more lines (the proposal's own text has every change).")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return out
+
+
 @dataclass(frozen=True)
 class ProposalRecorded(Event):
     number: int
@@ -460,8 +520,14 @@ class ProposalRecorded(Event):
     """For a standard proposal: the phase it votes through."""
     paid_with: str = ""
     """The item kind used in place of a Standard Proposal-Maker ("": one of those)."""
+    changes: tuple[ChangeNote, ...] = ()
+    """What its amendment lines would do if it passed, as the bot read them."""
 
     def text(self) -> str:
+        lines = change_lines(self.changes, passed=False)
+        return self._head() + ("\nIf it passes:\n" + "\n".join(lines) if lines else "")
+
+    def _head(self) -> str:
         used = f"A {self.paid_with} (it works as a Standard Proposal-Maker)" if self.paid_with else (
             "A Standard Proposal-Maker"
         )
@@ -501,10 +567,13 @@ class ProposalVotingOpens(Event):
 class ProposalAmended(Event):
     number: int
     message: str
+    changes: tuple[ChangeNote, ...] = ()
     channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
 
     def text(self) -> str:
-        return f"Proposal {self.number} now reads as edited (its vote has not started)."
+        lines = change_lines(self.changes, passed=False)
+        edited = f"Proposal {self.number} now reads as edited (its vote has not started)."
+        return edited + ("\nIf it passes:\n" + "\n".join(lines) if lines else "")
 
     def reply_to(self) -> str | None:
         return self.message
@@ -555,15 +624,122 @@ class RulesetAmended(Event):
     version: int
     change: str
     problem: str
+    notes: tuple[ChangeNote, ...] = ()
+    lapsed: tuple[str, ...] = ()
+    """Amendment lines that no longer applied, each with why."""
+    todo: int = 0
+    """The moderators' to-do item made of what the bot does not enforce (0: none)."""
     channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
 
     def text(self) -> str:
+        lapsed = [f"- {_cut(line, 300)}" for line in self.lapsed]
+        if not self.version:
+            head = f"Proposal {self.number} passed, but {_cut(self.problem, 300)}; the ruleset is unchanged."
+            return "\n".join([head, *_within(lapsed, CHANGES_SHOWN)])
+        lines = [f"Proposal {self.number} takes effect: ruleset version {self.version} ({_cut(self.change, 300)})."]
         if self.problem:
-            return f"Proposal {self.number} passed, but {self.problem}; the ruleset is unchanged."
-        return f"Proposal {self.number} takes effect: ruleset version {self.version} ({self.change})."
+            lines.append(f"Its amend block lapsed: {_cut(self.problem, 200)}.")
+        lines.extend(_within([*change_lines(self.notes, passed=True, limit=MAX_SHOWN), *lapsed], CHANGES_SHOWN))
+        if self.todo:
+            lines.append(
+                f"What the bot does not enforce is on the moderators' to-do list (item {self.todo}): they carry it out."
+            )
+        return "\n".join(lines)
 
     def reply_to(self) -> str | None:
         return self.message
+
+
+@dataclass(frozen=True)
+class ProposalLeftToPeople(Event):
+    """A passed proposal without amendment lines: the bot changes nothing by itself."""
+
+    number: int
+    message: str
+    todo: int
+    channel: ChannelRole = field(default=ChannelRole.PROPOSALS, init=False)
+
+    def text(self) -> str:
+        return (
+            f"Proposal {self.number} changes no rule's text, so the bot enforces nothing of it by itself: it is on"
+            f" the moderators' to-do list (item {self.todo}), and they carry it out."
+        )
+
+    def reply_to(self) -> str | None:
+        return self.message
+
+
+@dataclass(frozen=True)
+class TodoAdded(Event):
+    """A new item of the moderators' to-do list, posted where the moderators' log is."""
+
+    number: int
+    proposal: int
+    lines: tuple[str, ...]
+    channel: ChannelRole = field(default=ChannelRole.MOD_LOG, init=False)
+
+    def text(self) -> str:
+        head = (
+            f"📝 To-do {self.number}: proposal {self.proposal} passed with what the bot does not enforce; carry it"
+            f" out, then `!admin done {self.number}`:"
+        )
+        return "\n".join([head, *(f"- {line}" for line in self.lines)])
+
+
+@dataclass(frozen=True)
+class TodoDone(Event):
+    number: int
+    by: str
+    note: str = ""
+
+    def text(self) -> str:
+        return f"{self.by} marked to-do {self.number} done" + (f": {self.note}" if self.note else "") + "."
+
+
+@dataclass(frozen=True)
+class RulesetImported(Event):
+    """A moderator's own ruleset document, in force as a new version."""
+
+    by: str
+    version: int
+    title: str
+    rules: int
+    notes: tuple[ChangeNote, ...]
+    bound: tuple[str, ...]
+    """The options the document binds."""
+    unbound: tuple[str, ...]
+    """The options no rule binds any more (the bot keeps their values)."""
+
+    def text(self) -> str:
+        bound = len(self.bound)
+        lines = [
+            f"{self.by} imported the ruleset document “{self.title}” ({_plural(self.rules, 'rule')}): ruleset"
+            f" version {self.version}. It binds {bound} option{'' if bound == 1 else 's'}"
+            + (f": {', '.join(f'`{p}`' for p in self.bound)}." if bound <= 12 else ".")
+        ]
+        if self.unbound:
+            shown = ", ".join(f"`{p}`" for p in self.unbound[:12])
+            more = f" and {len(self.unbound) - 12} more" if len(self.unbound) > 12 else ""
+            lines.append(f"No rule binds {shown}{more}: the bot keeps their values.")
+        gone = [n.rule for n in self.notes if n.kind is ChangeKind.REPEAL]
+        if gone:
+            listed = ", ".join(gone[:30]) + (f" and {len(gone) - 30} more" if len(gone) > 30 else "")
+            lines.append(f"Rules no longer in it: {listed}.")
+        changed = [_import_line(n) for n in self.notes if n.kind is not ChangeKind.REPEAL]
+        if not self.notes:
+            lines.append("Its text is the same as before.")
+        elif changed:
+            lines.append("New and changed rules:")
+            lines.extend(_within(changed, CHANGES_SHOWN - sum(len(line) for line in lines)))
+        return "\n".join(lines)
+
+
+def _import_line(note: ChangeNote) -> str:
+    head = f"Rule {note.rule} “{note.title}”"
+    block = " (with a rule block)" if note.mechanics else ""
+    if note.kind is ChangeKind.ENACT:
+        return f"{head} is new{block}: {_cut(note.diff, 200)}"
+    return f"{head}{block}: {_cut(note.diff, 300) or 'its title or rule block changed'}"
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ KIND_WORDS = {
     "admin_take": "!admin take",
     "admin_lot": "!admin lot",
     "admin_set": "!admin set",
+    "ruleset_import": "/ruleset import",
+    "todo_done": "!admin done",
     "admin_sync": "!admin sync",
     "setup": "/setup",
 }

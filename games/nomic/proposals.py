@@ -10,14 +10,24 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from games.nomic import todo
 from games.nomic.actions import DeleteMessage, EditMessage, Propose, React
-from games.nomic.common import Transition, adopt_ruleset, change_holding, require_channel, require_player
+from games.nomic.amendments import Applied, ChangeNote, apply_changes, parse_changes
+from games.nomic.common import (
+    Transition,
+    adopt_ruleset,
+    change_holding,
+    lapse_unrevived,
+    require_channel,
+    require_player,
+)
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, UnknownError
 from games.nomic.events import (
     Event,
     ProposalAmended,
     ProposalDecided,
+    ProposalLeftToPeople,
     ProposalRecorded,
     ProposalRetracted,
     ProposalVotingOpens,
@@ -30,12 +40,14 @@ from games.nomic.ruleset import Ruleset
 from games.nomic.state import (
     LEGACY_VARIANT,
     Amendment,
+    ChangeKind,
     Proposal,
     ProposalClass,
     ProposalStatus,
     Reaction,
     RoundState,
     RulesetVersion,
+    TextChange,
     Vote,
 )
 
@@ -97,6 +109,14 @@ def parse_amendments(text: str, ruleset: Ruleset) -> tuple[Amendment, ...]:
     return tuple(amendments)
 
 
+def read_changes(text: str, state: RoundState) -> tuple[tuple[Amendment, ...], tuple[TextChange, ...], Applied]:
+    """A proposal's amendments (the ``amend`` block) and amendment lines, checked against the rules in force:
+    every line must apply, in order, and the amend block to what they leave. Raises the refusal."""
+    changes = parse_changes(text, state.ruleset.proposals.urgent_prefix)
+    applied = apply_changes(state.document, state.ruleset, changes, lapse=False)
+    return parse_amendments(text, applied.ruleset), changes, applied
+
+
 def amended_ruleset(ruleset: Ruleset, amendments: tuple[Amendment, ...] | list[Amendment]) -> Ruleset:
     """The ruleset with every amendment applied in order; the first invalid one raises."""
     for amendment in amendments:
@@ -117,6 +137,12 @@ def _check_text(text: str, what: str) -> None:
 
 
 def check_propose(state: RoundState, ctx: Context, action: Propose) -> None:
+    _check_propose(state, ctx, action)
+
+
+def _check_propose(
+    state: RoundState, ctx: Context, action: Propose
+) -> tuple[tuple[Amendment, ...], tuple[TextChange, ...], Applied]:
     require_channel(ctx, ChannelRole.PROPOSALS)
     player = require_player(state, ctx)
     if action.message in state.proposals:
@@ -128,11 +154,11 @@ def check_propose(state: RoundState, ctx: Context, action: Propose) -> None:
             "a standard proposal uses a Standard Proposal-Maker and you have none; "
             f"begin the message with `{prefix}` for an urgent proposal"
         )
-    parse_amendments(action.text, state.ruleset)
+    return read_changes(action.text, state)
 
 
 def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transition:
-    check_propose(state, ctx, action)
+    amendments, changes, applied = _check_propose(state, ctx, action)
     kind = classify(action.text, state.ruleset)
     events: list[Event] = []
     starts: datetime | None = None
@@ -158,7 +184,8 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         created_at=ctx.at,
         voting_starts=starts,
         voting_ends=ends,
-        amendments=parse_amendments(action.text, state.ruleset),
+        amendments=amendments,
+        changes=changes,
         paid_with=paid_with,
     )
     state = state.model_copy(
@@ -179,6 +206,7 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         voting_starts=starts,
         phase=_next_phase(state).value,
         paid_with=paid_with,
+        changes=applied.notes,
     )
     events.insert(0, recorded)
     return Transition(state, tuple(events))
@@ -256,7 +284,7 @@ def check_edit(state: RoundState, ctx: Context, action: EditMessage) -> None:
     if proposal.status is ProposalStatus.PENDING:
         _check_text(action.text, "an edited proposal")
         try:
-            parse_amendments(action.text, state.ruleset)
+            read_changes(action.text, state)
         except UnknownError as exc:
             # an unknown option is a bad amend block, which the edit's author is told about;
             # UnknownError here would read as "not a proposal" and be ignored silently
@@ -270,11 +298,10 @@ def apply_edit(state: RoundState, ctx: Context, action: EditMessage) -> Transiti
     proposal = state.proposals[action.message]
     if proposal.status is ProposalStatus.VOTING:
         return _retract(state, proposal, ctx.at, "it was edited during its vote", return_item=False)
-    amended = proposal.model_copy(
-        update={"text": action.text, "amendments": parse_amendments(action.text, state.ruleset)}
-    )
+    amendments, changes, applied = read_changes(action.text, state)
+    amended = proposal.model_copy(update={"text": action.text, "amendments": amendments, "changes": changes})
     state = state.model_copy(update={"proposals": {**state.proposals, action.message: amended}})
-    return Transition(state, (ProposalAmended(proposal.number, proposal.message),))
+    return Transition(state, (ProposalAmended(proposal.number, proposal.message, applied.notes),))
 
 
 def check_delete(state: RoundState, ctx: Context, action: DeleteMessage) -> None:
@@ -388,18 +415,73 @@ def decide_due(
 
 
 def take_effect(state: RoundState, proposal: Proposal, at: datetime) -> Transition:
-    """A passed proposal's amendments become a new ruleset version, if they still validate."""
-    if not proposal.amendments:
-        return Transition(state)
-    try:
-        ruleset = amended_ruleset(state.ruleset, proposal.amendments)
-    except (BadInputError, UnknownError) as exc:
-        note = f"its amendment no longer applies: {exc}"
+    """A passed proposal's amendment lines and amend block become one new ruleset version.
+
+    The lines apply in order to the rules as they are now (an earlier proposal passing at the same
+    moment may have changed them): one that no longer applies lapses alone, with its reason. What the
+    bot does not enforce (changed sentences, a repeal, or a proposal with no amendment at all) goes on
+    the moderators' to-do list.
+    """
+    if not proposal.amendments and not proposal.changes:
+        step = todo.add(state, proposal, todo.plain_lines(proposal), at)
+        notice = ProposalLeftToPeople(proposal.number, proposal.message, step.state.next_todo - 1)
+        return Transition(step.state, (notice, *step.events))
+    applied = apply_changes(state.document, state.ruleset, proposal.changes, lapse=True)
+    ruleset = applied.ruleset
+    problem = ""
+    if proposal.amendments:
+        try:
+            ruleset = amended_ruleset(ruleset, proposal.amendments)
+        except (BadInputError, UnknownError) as exc:
+            problem = f"its amendment no longer applies: {exc}"
+    lapses = tuple(f"line {lapse.line} (rule {lapse.rule}) lapsed: {lapse.why}" for lapse in applied.lapsed)
+    note = "; ".join([*([problem] if problem else []), *lapses])
+    if note:
         updated = proposal.model_copy(update={"note": note})
         state = state.model_copy(update={"proposals": {**state.proposals, proposal.message: updated}})
-        return Transition(state, (RulesetAmended(proposal.number, proposal.message, 0, "", note),))
+    block_applied = bool(proposal.amendments) and not problem
+    if not applied.notes and not block_applied:
+        why = problem or "none of its amendment lines applies any more"
+        return Transition(state, (RulesetAmended(proposal.number, proposal.message, 0, "", why, lapsed=lapses),))
     version = state.ruleset_version + 1
-    change = "; ".join(f"{a.option} = {a.value}" for a in proposal.amendments)
-    record = RulesetVersion(version=version, ruleset=ruleset, at=at, by=f"proposal {proposal.number}", change=change)
+    block = [f"{a.option} = {a.value}" for a in proposal.amendments] if block_applied else []
+    change = "; ".join([*(_summary(n) for n in applied.notes), *block])
+    record = RulesetVersion(
+        version=version,
+        ruleset=ruleset,
+        at=at,
+        by=f"proposal {proposal.number}",
+        change=change,
+        document=applied.document,
+    )
+    before = state.ruleset
     state = adopt_ruleset(state, ruleset, record, at)
-    return Transition(state, (RulesetAmended(proposal.number, proposal.message, version, change, ""),))
+    lapsed_bids = lapse_unrevived(before, state)
+    state = lapsed_bids.state
+    events: list[Event] = []
+    number = 0
+    if applied.for_people:
+        step = todo.add(state, proposal, todo.change_lines(applied.notes), at)
+        state, number = step.state, step.state.next_todo - 1
+        events.extend(step.events)
+    amended = RulesetAmended(
+        proposal.number,
+        proposal.message,
+        version,
+        change,
+        problem,
+        notes=applied.notes,
+        lapsed=lapses,
+        todo=number,
+    )
+    return Transition(state, (amended, *events, *lapsed_bids.events))
+
+
+_DONE = {ChangeKind.AMEND: "amended", ChangeKind.REPLACE: "amended", ChangeKind.REPEAL: "repealed"}
+
+
+def _summary(note: ChangeNote) -> str:
+    """One applied line in a version's change: ``rule 4.2 amended: auction.lots_per_auction = 8``."""
+    values = ", ".join(f"{v.path} = {v.new}" for v in note.values)
+    verb = _DONE.get(note.kind, "enacted")
+    return f"rule {note.rule} {verb}" + (f": {values}" if values else "")

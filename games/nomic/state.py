@@ -12,9 +12,19 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_serializer,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from games.nomic.cards import CardField
+from games.nomic.document import RuleDocument, default_document
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.ruleset import Ruleset
@@ -159,6 +169,29 @@ class RulesetVersion(_Value):
     by: str
     """Who made it: ``initial``, ``moderator NAME`` or ``proposal ID``."""
     change: str = ""
+    document: RuleDocument = Field(default_factory=default_document)
+    """The rules' text of this version. Versions stored before the rules were a document have the
+    default one, whose placeholders read as the version's options: the text they always meant."""
+
+    @model_serializer(mode="wrap")
+    def _default_left_out(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """The default document is not written: reading the version back gives it (so an archived version
+        costs its text only when a server changed it)."""
+        data = handler(self)
+        if isinstance(data, dict) and _is_default(self.document):
+            data.pop("document", None)
+        return data
+
+
+def _is_default(document: RuleDocument) -> bool:
+    default = default_document()
+    return document is default or document == default
+
+
+def _with_document(version: dict[str, Any], document: Any) -> dict[str, Any]:
+    """A stored version given the document in force (left out, for the default one, when that is None)."""
+    rest = {k: v for k, v in version.items() if k != "document"}
+    return rest if document is None else {**rest, "document": document}
 
 
 class ProposalClass(StrEnum):
@@ -200,6 +233,32 @@ class Amendment(_Value):
     value: str
 
 
+class ChangeKind(StrEnum):
+    AMEND = "amend"
+    REPLACE = "replace"
+    REPEAL = "repeal"
+    ENACT = "enact"
+
+
+class TextChange(_Value):
+    """One amendment line of a proposal (``games.nomic.amendments``): a change to the rules' text."""
+
+    kind: ChangeKind
+    rule: str
+    text: str = ""
+    """Amend and enact: the new text as written."""
+    old: str = ""
+    """Replace: the quoted text to replace ..."""
+    new: str = ""
+    """... and what replaces it."""
+    title: str = ""
+    """Enact: the new rule's title."""
+    block: str | None = None
+    """The ```rule block written right after the line (None: none; empty: an amended rule loses its block)."""
+    line: int = 0
+    """The line of the proposal it was read from (1 is the first)."""
+
+
 class Proposal(_Value):
     number: int
     message: str
@@ -213,12 +272,29 @@ class Proposal(_Value):
     voting_ends: datetime | None = None
     """Known from submission for urgent proposals; standard ones end with the phase they vote in."""
     amendments: tuple[Amendment, ...] = ()
+    changes: tuple[TextChange, ...] = ()
+    """The amendment lines: changes to the rules' text, applied in order when the proposal passes."""
     votes_for: int = 0
     votes_against: int = 0
     decided_at: datetime | None = None
     note: str = ""
     paid_with: str = ""
     """The item kind a standard proposal spent in place of a Standard Proposal-Maker ("": one of those)."""
+
+
+class TodoItem(_Value):
+    """What a passed proposal asks of the moderators because the bot does not enforce it (``!admin todo``)."""
+
+    number: int
+    proposal: int
+    message: str
+    """The proposal's message."""
+    at: datetime
+    lines: tuple[str, ...]
+    """What to carry out, one thing a line, short: the proposal's text is in ``!proposals``."""
+    done_at: datetime | None = None
+    done_by: str = ""
+    note: str = ""
 
 
 class Candidacy(_Value):
@@ -318,6 +394,12 @@ class RoundState(_Value):
     seed: str = ""
     ruleset: Ruleset
     ruleset_versions: tuple[RulesetVersion, ...] = ()
+    document: RuleDocument = Field(default_factory=default_document)
+    """The rules' text in force (the last version's). A snapshot writes it once, and not at all while it
+    is the default one (``_documents_once``); versions that share it do not repeat it."""
+    todos: dict[int, TodoItem] = Field(default_factory=dict)
+    """The moderators' to-do list: open items, and done ones until the next week starts."""
+    next_todo: int = 1
     moderators: frozenset[str] = frozenset()
     players: dict[str, Player] = Field(default_factory=dict)
     lots: dict[int, Lot] = Field(default_factory=dict)
@@ -375,6 +457,42 @@ class RoundState(_Value):
             else present
             for message, present in value.items()
         }
+
+    @field_serializer("document", mode="wrap")
+    def _document_once(self, document: RuleDocument, handler: SerializerFunctionWrapHandler) -> Any:
+        """The rules' text in force, written once, and as ``null`` while it is the default one."""
+        return None if _is_default(document) else handler(document)
+
+    @field_serializer("ruleset_versions", mode="wrap")
+    def _versions_share(self, versions: tuple[RulesetVersion, ...], handler: SerializerFunctionWrapHandler) -> Any:
+        """A version whose (own) text is the one in force says so with a ``null`` document."""
+        out = handler(versions)
+        if isinstance(out, list) and not _is_default(self.document):
+            for version, dumped in zip(versions, out, strict=True):
+                shared = version.document is self.document or version.document == self.document
+                if shared and isinstance(dumped, dict):
+                    dumped["document"] = None
+        return out
+
+    @model_validator(mode="before")
+    @classmethod
+    def _documents_back(cls, data: Any) -> Any:
+        """Undo what the serializers left out: a ``null`` (or missing) text in force is the default one, and a
+        version with a ``null`` document has the one in force."""
+        if not isinstance(data, dict) or ("document" not in data and "ruleset_versions" not in data):
+            return data
+        shared = data.get("document")
+        data = {k: v for k, v in data.items() if k != "document" or v is not None}
+        versions = data.get("ruleset_versions")
+        sharing = isinstance(versions, list | tuple) and any(
+            isinstance(v, dict) and v.get("document", 0) is None for v in versions
+        )
+        if sharing and isinstance(versions, list | tuple):
+            data["ruleset_versions"] = [
+                _with_document(v, shared) if isinstance(v, dict) and v.get("document", 0) is None else v
+                for v in versions
+            ]
+        return data
 
     @model_validator(mode="before")
     @classmethod

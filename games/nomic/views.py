@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -9,6 +10,7 @@ from pydantic import BaseModel
 
 from games.nomic.archive import Archive
 from games.nomic.common import highest_bid, member_label
+from games.nomic.document import RuleDocument, option_label, render, show, slots, word_diff
 from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text, placement_line
 from games.nomic.items import kind_plural
@@ -199,19 +201,177 @@ def ruleset_history(state: RoundState, archive: Archive[RulesetVersion] | None =
     return "\n".join([*out, more] if more else out)
 
 
+DIFF_SHOWN = 1_100
+"""Characters ``!ruleset diff`` gives to the rules' text changes before it counts the rest."""
+OPTIONS_SHOWN = 12
+"""Changed options ``!ruleset diff`` lists before it counts the rest (the answer stays one message)."""
+ANSWER_LENGTH = 1_950
+"""What an answer of the ruleset's may take: one Discord message, with room to spare."""
+
+
 def ruleset_diff(state: RoundState, old: int, new: int, archived: Sequence[RulesetVersion] = ()) -> str:
-    """``archived``: the versions asked for that left the state (at least those)."""
-    versions = {v.version: v.ruleset for v in (*archived, *state.ruleset_versions)}
+    """The text changes word by word, rule by rule, with the options each rule binds that changed beside
+    them; then every option that changed. ``archived``: the versions asked for that left the state."""
+    versions = {v.version: v for v in (*archived, *state.ruleset_versions)}
     for number in (old, new):
         if number not in versions:
             raise UnknownError(f"there is no ruleset version {number} (versions 1 to {state.ruleset_version})")
-    before, after = versions[old].option_paths(), versions[new].option_paths()
+    a, b = versions[old], versions[new]
+    before, after = a.ruleset.option_paths(), b.ruleset.option_paths()
     changed = [path for path in before if before[path] != after[path]]
-    if not changed:
+    texts = _text_changes(a.document, b.document, before, after)
+    if not changed and not texts:
         return f"Versions {old} and {new} have the same options."
     out = [f"From version {old} to {new}:"]
-    out.extend(f"- `{path}`: {_value(before[path])} -> {_value(after[path])}" for path in changed)
+    used = 0
+    for number, line in enumerate(texts):
+        if used + len(line) > DIFF_SHOWN:
+            out.append(f"… and {len(texts) - number} more rules changed (`!ruleset history RULE` shows one).")
+            break
+        out.append(line)
+        used += len(line)
+    if changed:
+        out.append("Options:" if texts else "Options (the text is the same):")
+        out.extend(f"- `{path}`: {_value(before[path])} -> {_value(after[path])}" for path in changed[:OPTIONS_SHOWN])
+        if len(changed) > OPTIONS_SHOWN:
+            out.append(f"… and {len(changed) - OPTIONS_SHOWN} more options (`!ruleset options` shows their values).")
+    elif texts:
+        out.append("The options are the same.")
     return "\n".join(out)
+
+
+def _text_changes(
+    a: RuleDocument, b: RuleDocument, before: Mapping[str, object], after: Mapping[str, object]
+) -> list[str]:
+    old = {r.number: r for r in a.rules()}
+    new = {r.number: r for r in b.rules()}
+    lines: list[str] = []
+    for number in sorted({*old, *new}, key=lambda n: tuple(int(p) for p in n.split("."))):
+        x, y = old.get(number), new.get(number)
+        if y is None and x is not None:
+            lines.append(f"- rule {number} “{x.title}” is gone")
+        elif x is None and y is not None:
+            lines.append(f"- rule {number} “{y.title}” is new: {_short(render(y.text, after, bold=False), 200)}")
+        elif x is not None and y is not None:
+            was, now = render(x.text, before, bold=False), render(y.text, after, bold=False)
+            if was == now and x.title == y.title and x.block == y.block:
+                continue
+            moved = [p for p in slots(y.text) if p in before and before[p] != after[p]]
+            beside = f" ({'; '.join(f'{option_label(p)} {show(before[p])} → {show(after[p])}' for p in moved)})"
+            title = f"“{y.title}”" if x.title == y.title else f"“{x.title}” → “{y.title}”"
+            text = word_diff(was, now) if was != now else "its rule block changed" if x.block != y.block else ""
+            lines.append(f"- rule {number} {title}: {_short(text, 400)}" + (beside if moved else ""))
+    return lines
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def contents(state: RoundState) -> str:
+    """``!ruleset``: the sections and their rules, numbers and titles, under the version in force."""
+    current = state.ruleset_versions[-1] if state.ruleset_versions else None
+    made = f", made by {current.by}" if current is not None else ""
+    document = state.document
+    head = f"**{document.title}**, version {state.ruleset_version}{made}."
+    foot = (
+        "`!ruleset 4.2` shows a rule; `!ruleset history [RULE]` and `!ruleset diff V1 V2` what changed;"
+        " `!ruleset options` every option the bot enforces."
+    )
+    sections = []
+    for section in document.sections:
+        titles = " · ".join(f"{r.number} {r.title}" for r in section.rules) or "(no rules)"
+        sections.append(f"**{section.number}. {section.title}**: {titles}")
+    if sum(len(s) + 1 for s in sections) + len(head) + len(foot) > ANSWER_LENGTH:
+        # too many rules to name in one message: each section with how many it has
+        sections = [
+            f"**{s.number}. {s.title}**: "
+            + (f"{s.rules[0].number} to {s.rules[-1].number} ({len(s.rules)} rules)" if s.rules else "(no rules)")
+            for s in document.sections
+        ]
+    return "\n".join([head, *sections, foot])
+
+
+_CITED_SHOWN = 5
+
+
+def cites(request: JudgeRequest, number: str) -> bool:
+    """Whether a request or a ruling on it names rule ``number`` ("rule 4.2", "rules 4.2 and 5.1", "§4.2")."""
+    pattern = re.compile(rf"(?:\brules?\b[^\n]{{0,40}}?|§\s*)(?<![\d.]){re.escape(number)}(?!\.?\d)", re.IGNORECASE)
+    return any(pattern.search(text) for text in (request.text, *(r.text for r in request.rulings)))
+
+
+def rule(state: RoundState, number: str, requests: Sequence[JudgeRequest] = ()) -> str:
+    """``!ruleset 4.2``: the rule as it reads, what of it the bot enforces, and the rulings that cite it
+    (``requests``: those that left the state, to look at with the state's own)."""
+    found = state.document.rule(number)
+    if found is None:
+        gone = next((v.version for v in reversed(state.ruleset_versions) if v.document.rule(number)), None)
+        if gone is not None:
+            raise UnknownError(f"rule {number} is no longer in force (version {gone} was the last to have it)")
+        raise UnknownError(f"there is no rule {number}; `!ruleset` lists the rules")
+    values = state.ruleset.option_paths()
+    out = [f"**Rule {found.number} {found.title}** (version {state.ruleset_version})", render(found.text, values)]
+    bound = slots(found.text)
+    if bound:
+        listed = "; ".join(f"{option_label(p)} (`{p}`) = {show(values[p])}" for p in bound)
+        out.append(f"Enforced by the bot: {listed}.")
+    if found.block.strip():
+        out.append("It has mechanics: a rule block, which the bot carries out.")
+    if not bound and not found.block.strip():
+        out.append("The bot enforces nothing of it by itself: the players, the judge and the moderators uphold it.")
+    citing = sorted(
+        {r.number: r for r in (*requests, *state.requests.values()) if cites(r, found.number)}.values(),
+        key=lambda r: r.number,
+        reverse=True,
+    )
+    if citing:
+        out.append(f"Rulings citing it ({len(citing)}, newest first):")
+        shown = 0
+        for request in citing[:_CITED_SHOWN]:
+            line = _request_line(state, request)
+            if sum(len(x) + 1 for x in out) + len(line) > ANSWER_LENGTH - 60:
+                break
+            out.append(line)
+            shown += 1
+        if len(citing) > shown:
+            out.append(f"… and {len(citing) - shown} older ones (`!rulings`).")
+    return "\n".join(out)
+
+
+RULE_HISTORY_PAGE = 4
+"""Versions on one page of a rule's history (each one's change cut to ``_HISTORY_CHANGE`` characters)."""
+_HISTORY_CHANGE = 380
+
+
+def rule_history(state: RoundState, number: str, versions: Sequence[RulesetVersion], page: int = 1) -> str:
+    """``!ruleset history 4.2``: each version that changed what the rule says (its text or a value it
+    binds), newest first, word by word. ``versions``: every version, the archived ones too."""
+    ordered = sorted({v.version: v for v in (*versions, *state.ruleset_versions)}.values(), key=lambda v: v.version)
+    entries: list[str] = []
+    previous: str | None = None
+    for version in ordered:
+        found = version.document.rule(number)
+        now = render(found.text, version.ruleset.option_paths(), bold=False) if found is not None else None
+        if now != previous:
+            stamp = f"v{version.version} - {version.at:%Y-%m-%d %H:%M} UTC by {version.by}"
+            if now is None:
+                entries.append(f"{stamp}: repealed")
+            elif previous is None:
+                first = "in force from the start" if version.version == ordered[0].version else "enacted"
+                entries.append(f"{stamp}: {first}: {_short(now, _HISTORY_CHANGE)}")
+            else:
+                entries.append(f"{stamp}: {_short(word_diff(previous, now), _HISTORY_CHANGE)}")
+        previous = now
+    if not entries:
+        raise UnknownError(f"there is no rule {number} in any version; `!ruleset` lists the rules")
+    entries.reverse()
+    pages = -(-len(entries) // RULE_HISTORY_PAGE)
+    _check_page(page, pages, f"the history of rule {number}")
+    shown = entries[(page - 1) * RULE_HISTORY_PAGE : page * RULE_HISTORY_PAGE]
+    out = [f"History of rule {number}, newest first:", *shown]
+    more = _more(page, pages, f"!ruleset history {number}")
+    return "\n".join([*out, more] if more else out)
 
 
 def _value(value: object) -> str:

@@ -7,11 +7,10 @@ rules a trigger wakes in one look-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
 
+from games.nomic.document import RuleDocument
 from games.nomic.items import same_kind_word
 from games.nomic.rulelang.program import ItemKind, Program, Trigger, Use
 from games.nomic.rulelang.syntax import RuleBlockError, check_block
@@ -24,21 +23,19 @@ Blocks = tuple[tuple[str, str], ...]
 def blocks_in_force(state: RoundState) -> Blocks:
     """The rule blocks of the ruleset document in force: the one place the language learns of them.
 
-    The document keeps each rule's block as written (``RuleDocument``: rules with a ``number`` and an
-    optional ``block``); a state without a document has no block, so no rule acts.
+    Read once per document (a tick at thousands of players asks for them at every trigger): the last
+    document seen and its blocks are kept, and a new document is a new object.
     """
-    document = getattr(state.ruleset, "document", None)
-    if document is None:
-        document = getattr(state, "document", None)
-    if document is None:
-        return ()
-    rules = cast("Iterable[object]", getattr(document, "rules", ()))
-    found: list[tuple[str, str]] = []
-    for rule in rules:
-        block = getattr(rule, "block", None)
-        if isinstance(block, str) and block.strip():
-            found.append((str(getattr(rule, "number", "")), block))
-    return tuple(found)
+    document = state.document
+    seen = _LAST_SEEN.get("blocks")
+    if seen is not None and seen[0] is document:
+        return seen[1]
+    found = tuple((rule.number, rule.block) for rule in document.rules() if rule.block.strip())
+    _LAST_SEEN["blocks"] = (document, found)
+    return found
+
+
+_LAST_SEEN: dict[str, tuple[RuleDocument, Blocks]] = {}
 
 
 @lru_cache(maxsize=1024)
