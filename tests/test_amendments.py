@@ -158,7 +158,10 @@ def test_bad_input_is_refused_at_proposal_time_and_spends_nothing(line: str, why
 
 def test_a_rule_block_the_rule_language_refuses_is_refused_with_its_place() -> None:
     state = give_spm(start(), "alice")
-    text = 'Pay the judge.\nEnact rule 4.5 "Pay": The judge gains 20.\n```rule\nwhen an auction phase starts:\n  explode\n```'
+    text = (
+        'Pay the judge.\nEnact rule 4.5 "Pay": The judge gains 20.\n'
+        "```rule\nwhen an auction phase starts:\n  explode\n```"
+    )
     message = refused(state, "alice", Propose(message="s1", text=text), BadInputError, PROP, at=day(1))
     assert message.startswith("line 3: the rule block of rule 4.5: rule block, line 2, column 3: name whom")
     assert state.players["alice"].spm == 1
