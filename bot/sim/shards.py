@@ -39,7 +39,7 @@ from bot.sim.statedoc import guild_document
 from bot.sim.world import Line, MessageLine, World, describe_error, iso, read_line
 from bot.web.desk import WebDesk
 from data.engine import Target
-from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
+from data.ownership import LEASE_SECONDS, GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
 from data.store import ReplayProgress
 from data.stores import Stores, open_stores
 from games.ictc.service import LibraryService
@@ -141,11 +141,13 @@ class ShardSim:
         return 0 if all(results) else EXIT_LOST
 
     async def _claim(self, guild: str, *, orphan: bool) -> bool:
-        """Take the guild's lock; waiting for it when taking over (its holder may still be at work)."""
+        """Take the guild's lock; waiting for it when taking over (its holder may still be at work), then
+        asking again and again without waiting for any one guild (the others' claims go on meanwhile)."""
+        polling = orphan or self.take_over
         while True:
-            if await self.ownership.acquire(guild):
+            if await self.ownership.acquire(guild, wait=not polling):
                 return True
-            if not (orphan or self.take_over):
+            if not polling:
                 self.out({"event": "elsewhere", "guild": guild})
                 log.warning("guild %s is run by another process; not acting for it here", guild)
                 return False
@@ -159,6 +161,12 @@ class ShardSim:
                 await self._play(guild, lines, orphan=orphan)
             except OwnedElsewhereError as exc:
                 log.warning("%s", exc)
+                return False
+            except Exception:
+                if self.ownership.holds(guild) and guild not in self.lost:
+                    raise
+                # lost while a write was on its way (its connection ended by the server after a freeze)
+                log.warning("guild %s: lost while acting for it; another may take it over", guild, exc_info=True)
                 return False
             return True
 
@@ -231,6 +239,7 @@ async def shard_sim(
     take_over: bool = False,
     stop_at: datetime | None = None,
     health: tuple[str, int] | None = None,
+    lease: float = LEASE_SECONDS,
     out: IO[str] = sys.stdout,
     errors: IO[str] = sys.stderr,
 ) -> int:
@@ -241,9 +250,9 @@ async def shard_sim(
         out.write(json.dumps(entry) + "\n")
         out.flush()
 
-    ownership = await open_ownership(db.url if db.postgres else None)
+    ownership = await open_ownership(db.url if db.postgres else None, lease=lease)
     try:
-        stores = await open_stores(db, progress=ReplayProgress())
+        stores = await open_stores(db, progress=ReplayProgress(), lease=lease)
         stores.round.fence = fence_of(ownership)
         try:
             sim = ShardSim(
