@@ -233,10 +233,12 @@ class _CommitUnknown(Exception):  # noqa: N818 - control flow inside the writer
 
 
 def connection_lost(exc: BaseException) -> bool:
-    """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown)."""
+    """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown).
+    ``InternalClientError``: the client met a message out of turn (the server ended the session while
+    this process was stopped), so its session is no better than gone."""
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
         return True
-    return isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
+    return isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InternalClientError | OSError | TimeoutError)
 
 
 def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
@@ -250,7 +252,7 @@ def _job_error(exc: BaseException) -> bool:
     if is_integrity_error(exc) or isinstance(exc, asyncpg.DataError | ValueError):
         return True
     return isinstance(exc, Exception) and not isinstance(
-        exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
+        exc, asyncpg.PostgresError | asyncpg.InterfaceError | asyncpg.InternalClientError | OSError | TimeoutError
     )
 
 
@@ -387,11 +389,23 @@ class PgWriter:
                 if await self._committed(jobs, unknown.outcomes):
                     return unknown.outcomes
                 raise lost from None
-            except asyncpg.TransactionRollbackError as exc:  # rolled back whole: written again
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:  # rolled back whole
                 if attempt >= RETRIES:
                     raise
                 log.warning("a batch of %d writes was rolled back (%s); writing it again", len(jobs), exc)
+            except Exception as exc:
+                if not isinstance(exc, asyncpg.PostgresError):
+                    # not the server's answer (a session the server ended while this process was stopped
+                    # leaves the client mid-error): the next batch connects afresh
+                    self._drop()
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _drop(self) -> None:
+        """End the connection (whatever its state) for the next batch to connect again."""
+        old, self._conn = self._conn, None
+        if old is not None and not old.is_closed():
+            old.terminate()
 
     async def _attempt(self, jobs: Sequence[PgJob]) -> list[Outcome]:
         conn = await self._connection()
@@ -422,10 +436,8 @@ class PgWriter:
             (job for job, outcome in zip(jobs, outcomes, strict=True) if outcome is Written.STORED and job.traceable),
             None,
         )
-        old, (pid, started) = self._conn, self._session
-        self._conn = None
-        if old is not None and not old.is_closed():
-            old.terminate()
+        pid, started = self._session
+        self._drop()
         if probe is None:
             return False
         try:

@@ -12,6 +12,11 @@ of round actions a table's move could wait long or time out; sharing the writer,
 the next batch, with its fsync shared. The tables' service still waits for each commit under its
 own lock (a table's moves come one at a time; nothing to gain from applying them ahead). Reads
 have their own connection, which sees only what is committed.
+
+On a shared database every write is the guild's, fenced by its epoch as the round's actions are
+(``data.store.SideStore``): a process that lost the guild writes none of its tables. A move that meets
+a step another process logged (the table's key, not a redelivery) raises ``Behind``: the service reads
+the guild's tables again and applies the move on them.
 """
 
 from __future__ import annotations
@@ -208,7 +213,7 @@ class TableStore(SideStore):
             return await self._writer.write(job) is Written.STORED
         except Exception as exc:
             if self.engine.is_integrity_error(exc):  # the log holds the step under another event
-                raise Behind(f"guild {guild}: table {name} holds step {seq} already; read its tables again") from exc
+                raise Behind(f"table {name} holds step {seq} already; read the guild's tables again") from exc
             raise
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:

@@ -10,7 +10,7 @@ Two sets of stores and two lock connections on one real PostgreSQL database stan
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -23,6 +23,7 @@ from data.stores import Stores, open_stores
 from games.ictc.service import LibraryOutcome, LibraryService
 from games.nomic.actions import Join, StartRound
 from games.nomic.context import ChannelRole, Context
+from games.nomic.modlog import ModLogEntry
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from games.tables.service import Actor, TablePost, TableService
@@ -531,3 +532,55 @@ async def test_a_holder_that_stops_answering_loses_its_guilds_after_the_lease(pg
     finally:
         await frozen.close()
         await other.close()
+
+
+GUILD_ROWS = ("guild_channels", "guild_settings", "mod_log", "held_notices", "guild_messages", "snapshots")
+
+
+def guild_rows(url: str) -> dict[str, list[tuple[object, ...]]]:
+    """Everything the guild's settings writes touch."""
+    return {t: sorted(rows(url, f"SELECT * FROM {t} WHERE guild_id = '{GUILD}'"), key=str) for t in GUILD_ROWS}
+
+
+async def test_each_setting_of_a_guild_is_written_only_under_the_epoch_it_was_made_under(
+    pair: tuple[Process, Process], pg_db: str  # noqa: F811
+) -> None:
+    """Held, each write of the guild's settings is stored; made under an epoch another process moved on
+    since (the holder has not heard yet), none is, and the process drops the guild."""
+    a, _ = pair
+    entry = ModLogEntry(at=MONDAY, moderator="mod", name="mod", kind="setup", what="a change")
+    writes: dict[str, Callable[[], Awaitable[object]]] = {
+        "bind": lambda: a.store.bind_channel(GUILD, "auctions", "c1"),
+        "unbind": lambda: a.store.bind_channel(GUILD, "auctions", None),
+        "role": lambda: a.store.set_moderator_role(GUILD, "r1"),
+        "setup": lambda: a.store.setup_change(GUILD, entry, channels={"proposals": "c2"}, moderator_role="r2"),
+        "modlog": lambda: a.store.add_mod_log(GUILD, entry),
+        "hold": lambda: a.store.hold_notice(GUILD, "m1", MONDAY, "held"),
+        "drop": lambda: a.store.drop_held(GUILD, "m1", through=10**9),
+        "web": lambda: a.store.set_web_mode(GUILD, "hidden"),
+        "board": lambda: a.store.set_message(GUILD, "board", "c3", "m3"),
+    }
+    await a.ownership.ensure(GUILD)
+    for write in writes.values():
+        before = guild_rows(pg_db)
+        await write()
+        assert guild_rows(pg_db) != before
+    admin = await asyncpg.connect(pg_db)
+    try:
+        for name, write in writes.items():
+            await a.ownership.ensure(GUILD)
+            # another process takes the guild (its bump) before this one's write reaches the database
+            await admin.execute("UPDATE guild_owners SET epoch = epoch + 1 WHERE guild_id = $1", GUILD)
+            before = guild_rows(pg_db)
+            with pytest.raises(OwnedElsewhereError, match="nothing was changed"):
+                await write()
+            assert guild_rows(pg_db) == before, name
+            assert not a.ownership.holds(GUILD), name
+            await a.ownership.release(GUILD)
+        await a.ownership.ensure(GUILD)
+        await admin.execute("UPDATE guild_owners SET epoch = epoch + 1 WHERE guild_id = $1", GUILD)
+        before = guild_rows(pg_db)
+        await a.store.write_snapshot(GUILD, seq=9, at=MONDAY, body="late")  # left out without an error
+        assert guild_rows(pg_db) == before
+    finally:
+        await admin.close()

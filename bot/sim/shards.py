@@ -135,8 +135,14 @@ class ShardSim:
             *(self._guild(g, script[g], orphan=False) for g in mine),
             *(self._guild(g, script[g], orphan=True) for g in others),
         )
-        await self.stores.round.save_progress()
-        await self.router.service.save_snapshots()
+        try:
+            await self.stores.round.save_progress()
+            await self.router.service.save_snapshots()
+        except Exception:
+            if all(results):
+                raise
+            # guilds lost while this process was stopped: their last marks are not this process's to write
+            log.warning("the last progress marks and snapshots could not be written", exc_info=True)
         self.out({"event": "done", "played": sorted(g for g, ok in zip([*mine, *others], results, strict=True) if ok)})
         return 0 if all(results) else EXIT_LOST
 
@@ -163,9 +169,10 @@ class ShardSim:
                 log.warning("%s", exc)
                 return False
             except Exception:
-                if self.ownership.holds(guild) and guild not in self.lost:
+                # a write that failed because this process was stopped past its lease (the server ended
+                # its connections): the lock connection tells (a round trip), the guild is lost
+                if self.ownership.holds(guild) and guild not in self.lost and await self.ownership.check():
                     raise
-                # lost while a write was on its way (its connection ended by the server after a freeze)
                 log.warning("guild %s: lost while acting for it; another may take it over", guild, exc_info=True)
                 return False
             return True

@@ -239,7 +239,7 @@ class LibraryService:
                         guild, *self._changes(guild, state, step.state, ctx, action, source_line=source_line)
                     )
                 except Stale as exc:
-                    log.warning("guild %s: %s; applying the action again on its library read again", guild, exc)
+                    log.warning("guild %s: %s; applying the action again on what is stored now", guild, exc)
                     self.forget(guild)
                     continue
                 if not stored:

@@ -376,7 +376,7 @@ class TableCore:
                 try:
                     return await attempt(earlier)
                 except Stale as exc:
-                    log.warning("%s; applying the action again on them", exc)
+                    log.warning("guild %s: %s; applying the action again on what is stored now", guild, exc)
         return _with_earlier(_error(framework_error(TableError, "error.changed_meanwhile")), earlier)
 
     async def _logged(self, guild: str, event_id: str) -> bool:
