@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.settings import Settings
 from bot.sharding import GuildKeeper
 from bot.shards import ShardPlan, parse_shard_ids, shard_of
-from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, lock_key, open_ownership
+from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, fenced_insert, lock_key, open_ownership
 from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -223,3 +223,18 @@ async def test_a_claim_takes_the_other_guilds_while_one_guild_s_epoch_is_still_h
     assert ownership.owned() == ["g-busy", "g-free"]
     assert bot.started == ["g-busy", "g-free"]
     await ownership.close()
+
+
+def test_an_insert_or_an_upsert_carries_its_fence_and_no_other_statement_does() -> None:
+    check = "WHERE EXISTS (SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE)"
+    assert fenced_insert("INSERT INTO t (a, b) VALUES (?, NULL)") == f"INSERT INTO t (a, b) SELECT ?, NULL {check}"
+    upsert = fenced_insert("INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b")
+    assert upsert == f"INSERT INTO t (a, b) SELECT ?, ? {check} ON CONFLICT (a) DO UPDATE SET b = excluded.b"
+    for sql in (
+        "INSERT INTO t (a) VALUES (?) ON CONFLICT (a) DO NOTHING",  # 0 rows would not tell a refusal
+        "INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b WHERE t.b < excluded.b",
+        "INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = ?",
+        "UPDATE t SET a = ? WHERE b = ?",
+        "DELETE FROM t WHERE a = ?",
+    ):
+        assert fenced_insert(sql) is None, sql
