@@ -16,8 +16,10 @@ connection) may still commit. So taking a guild's lock also moves the guild's *e
 ``guild_owners`` row, migration 0009), and every batch of the writer checks, in its own transaction,
 that each guild's epoch is still the one its writes were made under (``data.postgres``: the row is
 read ``FOR SHARE``, so a takeover's bump waits for a batch that is committing, and a batch after the
-bump finds another epoch). A write refused so fails with ``FencedError`` and the process drops the
-guild as when its lock connection dies (``Fence.fenced``). The new holder reads the guild only
+bump finds another epoch). Every store's write of a guild carries its epoch: the round's actions and
+snapshots, its tables', its card library's, its settings and a replay's progress marks. A write
+refused so fails with ``FencedError`` and the process drops the guild as when its lock connection
+dies (``Fence.fenced``). The new holder reads the guild only
 after its bump, so it sees every write the old holder committed. The action log's primary key
 ``(guild_id, seq)`` stays the last guard: two writers of one guild can never both append the same
 step.
