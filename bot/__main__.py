@@ -433,6 +433,7 @@ def _shard_sim(args: argparse.Namespace) -> int:
             take_over=args.take_over,
             stop_at=args.stop_at,
             health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
+            lease=settings.guild_lease_seconds,
         )
     )
 

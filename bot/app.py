@@ -159,7 +159,9 @@ class NomicBot(commands.Bot):
         if self.store is not None and self.table_store is not None:
             return self.store, self.table_store
         synchronous = self.settings.sqlite_synchronous
-        store = await Store.open(self.settings.database, synchronous=synchronous)
+        store = await Store.open(
+            self.settings.database, synchronous=synchronous, lease=self.settings.guild_lease_seconds
+        )
         try:
             # the tables read on their own connection and write through the round's writer (data/table_store.py)
             tables = await TableStore.open(self.settings.database, synchronous=synchronous, store=store)
@@ -174,7 +176,8 @@ class NomicBot(commands.Bot):
             raise
         self.store, self.table_store, self.library_store = store, tables, cards
         await self.keeper.open(self.settings.database.url if self.settings.database.postgres else None)
-        store.fence = fence_of(self.keeper.ownership)  # on PostgreSQL: a guild's actions only while held here
+        # on PostgreSQL: a guild's writes (the tables' and the library's too: they share it) only while held here
+        store.fence = fence_of(self.keeper.ownership)
         return store, tables
 
     @property

@@ -19,7 +19,7 @@ from games.ictc.arena import Arena
 from games.ictc.challenges import CHALLENGE_WORDS, is_challenge_command
 from games.ictc.commands import LIBRARY_WORDS, is_library_command
 from games.ictc.events import Note
-from games.ictc.service import LibraryService
+from games.ictc.service import CHANGED_MEANWHILE, MAX_REAPPLY, LibraryService
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
     AcceptTrade,
@@ -518,8 +518,7 @@ class Router:
         try:
             posts = await self.arena.command(guild, ctx, content, resolve or bare, source_line=source_line)
         except LibraryConflictError:
-            conflict = ConflictError("the card library changed meanwhile; nothing was done, try again")
-            return [Post(error_text(conflict), error=True)]
+            return [Post(error_text(ConflictError(CHANGED_MEANWHILE)), error=True)]
         return [table_post(p) for p in posts]
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
@@ -591,11 +590,18 @@ class Router:
         moves = [CopyMove(copy_id=c, giver=trade.offerer, taker=trade.target) for c in trade.give.copies]
         moves += [CopyMove(copy_id=c, giver=trade.target, taker=trade.offerer) for c in trade.get.copies]
         async with self.library.lock(guild):
-            joined = await self.library.join_moves(guild, ctx, moves)
-            try:
-                outcome = await self.service.act(guild, ctx, action, source_line=source_line, joined=joined)
-            except LibraryConflictError:
-                raise ConflictError("the card copies changed hands meanwhile; nothing was traded, try again") from None
+            for attempt in range(MAX_REAPPLY):
+                # a library another process changed since it was read is read again (its part's failure
+                # forgot it) and the trade checked and applied on that
+                joined = await self.library.join_moves(guild, ctx, moves)
+                try:
+                    outcome = await self.service.act(guild, ctx, action, source_line=source_line, joined=joined)
+                    break
+                except LibraryConflictError:
+                    if attempt + 1 >= MAX_REAPPLY:
+                        raise ConflictError(
+                            "the card copies changed hands meanwhile; nothing was traded, try again"
+                        ) from None
         takers = {m.copy_id: m.taker for m in moves}
         moved = await self.library.describe_copies(guild, tuple(takers), takers)
         return self._answer(ctx, outcome, f"Card copies moved: {moved}." if outcome.accepted else "", action)

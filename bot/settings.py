@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.shards import ShardPlan, parse_shard_ids
 from data.engine import Target, target
+from data.ownership import LEASE_SECONDS
 
 
 class Settings(BaseSettings):
@@ -61,6 +62,12 @@ class Settings(BaseSettings):
     )
     shard_ids: str = Field(
         default="auto", description="the shards this process runs, e.g. 0,1 or 0-3; auto: every shard of SHARD_COUNT"
+    )
+    guild_lease_seconds: float = Field(
+        default=LEASE_SECONDS,
+        ge=1,
+        description="on PostgreSQL, how long a process that stops answering keeps its servers before another"
+        " process may take them over (renewed every quarter of it; claims every half)",
     )
     health_port: int | None = Field(
         default=None, ge=0, le=65535, description="serve /healthz (this process's shards and store) on this port"

@@ -3,9 +3,11 @@
 ``GuildKeeper`` holds the process's ``GuildOwnership`` (``data.ownership``: PostgreSQL's advisory locks
 when the store is PostgreSQL, the local no-op otherwise). The bot asks it before acting for a guild;
 when the lock connection dies it makes the bot forget every guild it held (cached state, timer,
-settings), and every ``CLAIM_EVERY_SECONDS`` it checks the connection and takes over the guilds of the
-process's shards whose locks freed, through the bot's start path (``ensure_round``: read afresh, missed
-scheduled work caught up once). It also serves ``/healthz`` (``bot.health``) when ``HEALTH_PORT`` is set.
+settings), and every half lease (``GUILD_LEASE_SECONDS``) it checks the connection and takes over the
+guilds of the process's shards whose locks freed, through the bot's start path (``ensure_round``: read
+afresh, missed scheduled work caught up once). A process that stops answering loses its locks a lease
+after its last renewal, so another takes its guilds over within about a lease and a half. It also
+serves ``/healthz`` (``bot.health``) when ``HEALTH_PORT`` is set.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CLAIM_EVERY_SECONDS = 30.0
-"""How often a process on PostgreSQL checks its lock connection and claims its shards' guilds held elsewhere
-(wall-clock; their holder stopped or died: each is taken over, its missed work caught up)."""
+CLAIMS_A_LEASE = 2
+"""How often a process on PostgreSQL checks its lock connection and claims its shards' guilds held elsewhere,
+a lease (wall-clock; their holder stopped, died or stopped answering: each is taken over, its missed work
+caught up)."""
 
 
 class GuildKeeper:
@@ -45,7 +48,7 @@ class GuildKeeper:
     async def open(self, url: str | None) -> None:
         """Take the locks on ``url``'s PostgreSQL (once; a SQLite store keeps the local no-op)."""
         if url is not None and isinstance(self.ownership, LocalOwnership):
-            self.use(await open_ownership(url))
+            self.use(await open_ownership(url, lease=self._bot.settings.guild_lease_seconds))
 
     def use(self, ownership: GuildOwnership) -> None:
         self.ownership = ownership
@@ -71,17 +74,26 @@ class GuildKeeper:
         log.warning("stopped acting for %d guilds: their locks went with the lock connection", len(guilds))
 
     async def resume(self, guilds: Sequence[discord.Guild]) -> None:
-        """Start or catch up each guild this process may act for (a guild held elsewhere is left to its holder)."""
+        """Start or catch up each guild this process may act for (a guild held elsewhere is left to its holder).
+
+        The locks are claimed first, all of them, so a guild whose previous holder's commit still holds it
+        keeps none of the others waiting; then each guild taken is started or caught up."""
+        taken = set(await self.ownership.claim([str(guild.id) for guild in guilds]))
         for guild in guilds:
+            where = {"guild": str(guild.id), "shard": guild.shard_id}
+            if str(guild.id) not in taken:
+                log.info("%s", OwnedElsewhereError(str(guild.id)), extra=where)
+                continue
             try:
                 await self._bot.ensure_round(guild, arm=True)
             except OwnedElsewhereError as exc:
-                log.info("%s", exc, extra={"guild": str(guild.id), "shard": guild.shard_id})
+                log.info("%s", exc, extra=where)
 
     async def start(self, *, timers: bool) -> None:
         """``/healthz`` when ``HEALTH_PORT`` is set; with real timers on PostgreSQL, the claiming loop."""
         if timers and not isinstance(self.ownership, LocalOwnership) and self._claiming is None:
-            self._claiming = asyncio.create_task(self._every(CLAIM_EVERY_SECONDS, self.claim))
+            every = self._bot.settings.guild_lease_seconds / CLAIMS_A_LEASE
+            self._claiming = asyncio.create_task(self._every(every, self.claim))
         await self._start_health()
 
     async def claim(self) -> None:

@@ -194,13 +194,7 @@ class StatementJob:
 
     async def write_async(self, conn: PgConn) -> None:
         """PostgreSQL's writer: the same statements, on the batch's connection."""
-        for stmt in self._statements:
-            if stmt.many:
-                await conn.executemany(stmt.sql, stmt.params)
-                continue
-            cursor = await conn.execute(stmt.sql, stmt.params)
-            if stmt.check is not None:
-                stmt.check(cursor.rowcount)
+        await run_statements(conn, self._statements)
 
     @property
     def traceable(self) -> bool:
@@ -217,8 +211,25 @@ class StatementJob:
         if outcome is Written.STORED:
             for part in self.parts:
                 part.committed()
+        else:
+            for part in self.parts:
+                failed = getattr(part, "failed", None)
+                if failed is not None:
+                    failed()
         if self._done is not None:
             self._done(outcome)
+
+
+async def run_statements(conn: Db, statements: Sequence[Stmt]) -> None:
+    """``statements`` on an open transaction of either engine's async face (``PgConn``, or SQLite's
+    ``AsyncTx`` for a joined part)."""
+    for stmt in statements:
+        if stmt.many:
+            await conn.executemany(stmt.sql, stmt.params)
+            continue
+        cursor = await conn.execute(stmt.sql, stmt.params)
+        if stmt.check is not None:
+            stmt.check(cursor.rowcount)
 
 
 Writer: TypeAlias = GroupCommit[StatementJob]
@@ -231,7 +242,7 @@ class Engine(Protocol):
     name: str
 
     async def open_round(
-        self, where: Target, synchronous: str, progress: ReplayProgress | None
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
     ) -> tuple[Db, Writer]:
         """Check and migrate the database, then its reading connection and its writer.
         ``StoreOpenError`` when it cannot be used; nothing is left open then."""
@@ -239,7 +250,11 @@ class Engine(Protocol):
     async def open_reader(self, where: Target, synchronous: str) -> Db:
         """A reading connection (also for a store's own transactions) to a migrated database."""
 
-    async def open_writer(self, where: Target, synchronous: str, progress: ReplayProgress | None) -> Writer: ...
+    async def open_writer(
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
+    ) -> Writer:
+        """The database's writer. ``lease`` (PostgreSQL): seconds a transaction of it may wait on this
+        process before the server ends it (``data.ownership.LEASE_SECONDS`` when None)."""
 
     async def open_read_only(self, where: Target) -> Db:
         """A connection that can never write (the web record's)."""
@@ -268,7 +283,7 @@ class SqliteEngine:
     name = "sqlite"
 
     async def open_round(
-        self, where: Target, synchronous: str, progress: ReplayProgress | None
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
     ) -> tuple[Db, Writer]:
         from data.store import connect, open_error, open_writer, sqlite_migrate, sqlite_refuse_newer
 
@@ -300,9 +315,12 @@ class SqliteEngine:
         pragmas = ("busy_timeout=10000", "journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON")
         return await connect(where.path, pragmas)
 
-    async def open_writer(self, where: Target, synchronous: str, progress: ReplayProgress | None) -> Writer:
+    async def open_writer(
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
+    ) -> Writer:
         from data.store import open_writer
 
+        del lease  # one process writes the file: nobody waits for it
         assert where.path is not None  # noqa: S101
         return await open_writer(where.path, synchronous, progress)
 
@@ -437,12 +455,12 @@ class PostgresEngine:
             await conn.close()
 
     async def open_round(
-        self, where: Target, synchronous: str, progress: ReplayProgress | None
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
     ) -> tuple[Db, Writer]:
         await self.migrate(where)
         reader = await self.open_reader(where, synchronous)
         try:
-            writer = await self.open_writer(where, synchronous, progress)
+            writer = await self.open_writer(where, synchronous, progress, lease)
         except BaseException:
             await reader.close()
             raise
@@ -454,12 +472,18 @@ class PostgresEngine:
         del synchronous  # the server's synchronous_commit decides (on by default: a commit is durable)
         return PgConn(await self._pool(where))
 
-    async def open_writer(self, where: Target, synchronous: str, progress: ReplayProgress | None) -> Writer:
+    async def open_writer(
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
+    ) -> Writer:
+        from data.ownership import LEASE_SECONDS
         from data.postgres import PgWriter
         from data.store import progress_job
 
         del synchronous
-        writer = await PgWriter.open(lambda: self._connect(where))
+        # a transaction left open by a process that stopped answering (frozen mid-commit) would keep the
+        # rows it locked (a guild's epoch among them) for ever: the server ends it after the lease
+        idle = f"{round((lease or LEASE_SECONDS) * 1000)}ms"
+        writer = await PgWriter.open(lambda: self._connect(where, idle_in_transaction_session_timeout=idle))
         # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
         return GroupCommit(writer, closing=(lambda: progress_job(progress)) if progress is not None else None)
 

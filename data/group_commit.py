@@ -51,7 +51,13 @@ class Superseded(Exception):  # noqa: N818 - a state of a job, not a fault of th
     either: apply it again on the durable state."""
 
 
-class Behind(Superseded):
+class Stale(Exception):  # noqa: N818 - a state of the caller's copy, not a fault
+    """A write made on a copy of a guild older than what the store holds (another process wrote the
+    guild after this one read it): nothing of it was written; read the guild again and apply it on
+    what is durable."""
+
+
+class Behind(Superseded, Stale):
     """The log already holds the step this job was applied as (another process wrote the guild after
     this one read it): read the guild again and apply it on what is durable."""
 

@@ -13,9 +13,10 @@ gives the round's ``Store.append`` the library's part to write inside it (see ``
 Like the tables' store, it reads on a connection of its own and writes through the database's one
 writer (``data.group_commit``), the round's when opened with ``store=``: on SQLite a second writer on
 the file would wait for the write lock in its busy handler behind every batch of the round's burst;
-on PostgreSQL it would pay a commit of its own. Its action rides in the next batch as a job whose one
-part is the action's writes (``JoinedLibraryWrite``, the same part a trade of the round joins), so it
-shares that batch's commit. On PostgreSQL, a batch whose connection was lost during ``COMMIT`` is
+on PostgreSQL it would pay a commit of its own. Its action rides in the next batch as a job of the
+action's statements (the same a trade of the round joins as ``JoinedLibraryWrite``), so it shares that
+batch's commit; on a shared database the job is the guild's, fenced as the round's actions are
+(``data.store.SideStore``). On PostgreSQL, a batch whose connection was lost during ``COMMIT`` is
 looked up by its event ids (``data.postgres``); when even that cannot tell, the library asks once
 more for its own event before answering that the action failed.
 """
@@ -27,18 +28,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from data.engine import Db, StatementJob
-from data.group_commit import Written
+from data.engine import Db, Stmt, run_statements
+from data.group_commit import Stale, Written
 from data.store import SideStore
 
 _HAS_EVENT = "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?"
 
 
-def _nothing() -> None:
-    """A library action of its own has nothing to do once committed: its service waits for the commit."""
-
-
-class LibraryConflictError(Exception):
+class LibraryConflictError(Stale):
     """Another writer changed the library (or a copy's owner) since it was read; nothing was written."""
 
 
@@ -84,40 +81,58 @@ class StoredLibrary:
     """Collection -> (key, body) of each value."""
 
 
-async def _write(conn: Db, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> None:
-    """The action's writes, inside the caller's transaction; ``LibraryConflictError`` when a guard fails."""
-    await conn.execute(
-        "INSERT INTO card_actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            guild,
-            changes.seq,
-            entry.event_id,
-            entry.at.isoformat(),
-            entry.actor,
-            entry.kind,
-            entry.body,
-            entry.source_line,
-        ),
-    )
+def _conflict(what: str) -> Callable[[int], None]:
+    """A guard's check: the statement changed exactly one row, or ``LibraryConflictError``."""
+
+    def check(count: int) -> None:
+        if count != 1:
+            raise LibraryConflictError(what)
+
+    return check
+
+
+def _statements(guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> list[Stmt]:
+    """The action's writes, the log row first (on PostgreSQL it carries the guild's fence: ``data.postgres``);
+    each guard a statement whose check raises ``LibraryConflictError``."""
+    statements = [
+        Stmt(
+            "INSERT INTO card_actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild,
+                changes.seq,
+                entry.event_id,
+                entry.at.isoformat(),
+                entry.actor,
+                entry.kind,
+                entry.body,
+                entry.source_line,
+            ),
+        )
+    ]
     now = datetime.now(UTC).isoformat()
     if changes.first:
-        await conn.execute(
-            "INSERT INTO card_libraries (guild_id, seq, body, updated_at) VALUES (?, ?, ?, ?)",
-            (guild, changes.seq, changes.meta, now),
+        statements.append(
+            Stmt(
+                "INSERT INTO card_libraries (guild_id, seq, body, updated_at) VALUES (?, ?, ?, ?)",
+                (guild, changes.seq, changes.meta, now),
+            )
         )
     else:
-        async with conn.execute(
-            "UPDATE card_libraries SET seq = ?, body = ?, updated_at = ? WHERE guild_id = ? AND seq = ?",
-            (changes.seq, changes.meta, now, guild, changes.previous_seq),
-        ) as cur:
-            if cur.rowcount != 1:
-                raise LibraryConflictError("the card library changed since it was read")
+        statements.append(
+            Stmt(
+                "UPDATE card_libraries SET seq = ?, body = ?, updated_at = ? WHERE guild_id = ? AND seq = ?",
+                (changes.seq, changes.meta, now, guild, changes.previous_seq),
+                check=_conflict("the card library changed since it was read"),
+            )
+        )
     for row in changes.rows:
         if row.new:
-            await conn.execute(
-                "INSERT INTO card_rows (guild_id, collection, key, owner_id, body) VALUES (?, ?, ?, ?, ?)",
-                (guild, row.collection, row.key, row.owner, row.body),
+            statements.append(
+                Stmt(
+                    "INSERT INTO card_rows (guild_id, collection, key, owner_id, body) VALUES (?, ?, ?, ?, ?)",
+                    (guild, row.collection, row.key, row.owner, row.body),
+                )
             )
             continue
         sql = "UPDATE card_rows SET owner_id = ?, body = ? WHERE guild_id = ? AND collection = ? AND key = ?"
@@ -125,14 +140,16 @@ async def _write(conn: Db, guild: str, changes: LibraryChanges, entry: LibraryLo
         if row.expect_owner is not None:
             sql += " AND owner_id = ?"
             params = (*params, row.expect_owner)
-        async with conn.execute(sql, params) as cur:
-            if cur.rowcount != 1:
-                raise LibraryConflictError(f"{row.collection} {row.key} changed since it was read")
+        statements.append(Stmt(sql, params, check=_conflict(f"{row.collection} {row.key} changed since it was read")))
     if changes.deleted:
-        await conn.executemany(
-            "DELETE FROM card_rows WHERE guild_id = ? AND collection = ? AND key = ?",
-            [(guild, collection, key) for collection, key in changes.deleted],
+        statements.append(
+            Stmt(
+                "DELETE FROM card_rows WHERE guild_id = ? AND collection = ? AND key = ?",
+                [(guild, collection, key) for collection, key in changes.deleted],
+                many=True,
+            )
         )
+    return statements
 
 
 @dataclass
@@ -150,13 +167,19 @@ class JoinedLibraryWrite:
     done: bool = field(default=False)
     notes: tuple[str, ...] = ()
     """What to say once it is durable (a battle's kitty taken), for a store that posts it."""
+    on_fail: Callable[[], None] | None = None
+    """Told when the transaction it joined was not written (its library may have been read stale)."""
 
     async def write(self, conn: Db) -> None:
-        await _write(conn, self.guild, self.changes, self.entry)
+        await run_statements(conn, _statements(self.guild, self.changes, self.entry))
 
     def committed(self) -> None:
         self.done = True
         self.on_commit()
+
+    def failed(self) -> None:
+        if self.on_fail is not None:
+            self.on_fail()
 
 
 class LibraryStore(SideStore):
@@ -197,9 +220,14 @@ class LibraryStore(SideStore):
 
     async def commit(self, guild: str, changes: LibraryChanges, entry: LibraryLogEntry) -> bool:
         """Write one action in one transaction. False, changing nothing, when the event was logged before;
-        ``LibraryConflictError`` (nothing written) when another writer got there first."""
-        part = JoinedLibraryWrite(guild, changes, entry, on_commit=_nothing)
-        job = StatementJob([], parts=(part,), logged=(_HAS_EVENT, (guild, entry.event_id)), event=entry.event_id)
+        ``LibraryConflictError`` (nothing written) when another writer got there first; ``FencedError``
+        (nothing written) on a shared database when this process does not hold the guild (any more)."""
+        job = self._job(
+            guild,
+            _statements(guild, changes, entry),
+            logged=(_HAS_EVENT, (guild, entry.event_id)),
+            event=entry.event_id,
+        )
         try:
             written = await self._writer.write(job)
         except Exception as exc:
@@ -230,9 +258,11 @@ class LibraryStore(SideStore):
         entry: LibraryLogEntry,
         on_commit: Callable[[], None],
         notes: tuple[str, ...] = (),
+        *,
+        on_fail: Callable[[], None] | None = None,
     ) -> JoinedLibraryWrite:
         """The library's writes for another store's transaction (see ``JoinedLibraryWrite``)."""
-        return JoinedLibraryWrite(guild, changes, entry, on_commit, notes=notes)
+        return JoinedLibraryWrite(guild, changes, entry, on_commit, notes=notes, on_fail=on_fail)
 
     # -- the values the service hands back (it knows no SQL and imports nothing from here) --
 

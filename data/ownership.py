@@ -16,23 +16,43 @@ connection) may still commit. So taking a guild's lock also moves the guild's *e
 ``guild_owners`` row, migration 0009), and every batch of the writer checks, in its own transaction,
 that each guild's epoch is still the one its writes were made under (``data.postgres``: the row is
 read ``FOR SHARE``, so a takeover's bump waits for a batch that is committing, and a batch after the
-bump finds another epoch). A write refused so fails with ``FencedError`` and the process drops the
-guild as when its lock connection dies (``Fence.fenced``). The new holder reads the guild only
+bump finds another epoch). Every store's write of a guild carries its epoch: the round's actions and
+snapshots, its tables', its card library's, its settings and a replay's progress marks. A write
+refused so fails with ``FencedError`` and the process drops the guild as when its lock connection
+dies (``Fence.fenced``). The new holder reads the guild only
 after its bump, so it sees every write the old holder committed. The action log's primary key
 ``(guild_id, seq)`` stays the last guard: two writers of one guild can never both append the same
 step.
+
+A process that stops answering without closing its connections (frozen, SIGSTOP, a machine that
+vanished) would keep its locks for ever: its sockets stay open, and TCP keepalives do not help (a
+stopped process's kernel still answers them; a unix socket has none). So the lock is a *lease* the
+server enforces: the lock connection asks the server to end it after ``lease`` seconds without a
+statement (``idle_session_timeout``; ``idle_in_transaction_session_timeout`` while it bumps an
+epoch), and the holder renews it with a statement every quarter of the lease. A process that stops
+answering loses its locks ``lease`` seconds later, whatever the transport; the writer's connection
+ends its transactions the same way (``data.engine``), so the rows a stopped commit held free too.
+Taking guilds over (``claim``) tries each guild without waiting first, so one guild whose epoch's row
+is still held never keeps the others of the claim waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from enum import Enum
+from functools import lru_cache
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 20.0
+"""How long a process that stops answering keeps its guilds (``GUILD_LEASE_SECONDS``)."""
 
 Lost = Callable[[list[str]], None]
 """Told which guilds this process stopped holding without releasing them (its lock connection died)."""
@@ -72,6 +92,29 @@ _BUMP = (
 """Taking a guild: its epoch moves on (waiting for a batch of the old holder that holds the row)."""
 
 
+_INSERT = re.compile(
+    r"^\s*(INSERT\s+INTO\s+\w+\s*\([^)]*\))\s*VALUES\s*\((.*?)\)\s*(ON\s+CONFLICT\s*\([^)]*\)\s*DO\s+UPDATE\s+SET\s.*)?$",
+    re.IGNORECASE | re.DOTALL,
+)
+_FENCE_ONE = "SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE"
+
+
+@lru_cache(maxsize=256)
+def fenced_insert(sql: str) -> str | None:
+    """An ``INSERT ... VALUES (...)`` (or an upsert ``... ON CONFLICT (...) DO UPDATE SET``) as one that
+    writes nothing unless the guild's epoch (its two last parameters) is still the one given, holding
+    the guild's ``guild_owners`` row ``FOR SHARE`` until the transaction ends; None for any other
+    statement (and for an upsert whose update may touch no row: its count would not tell)."""
+    match = _INSERT.match(sql)
+    if match is None:
+        return None
+    head, values, conflict = match.groups()
+    if conflict is not None and ("?" in conflict or re.search(r"\bWHERE\b", conflict, re.IGNORECASE)):
+        return None
+    tail = f" {conflict.strip()}" if conflict is not None else ""
+    return f"{head} SELECT {values} WHERE EXISTS ({_FENCE_ONE}){tail}"
+
+
 def lock_key(guild: str) -> int:
     """The guild's advisory lock key: the same 64-bit number in every process, machine and version
     (Python's ``hash`` changes between processes), signed as PostgreSQL's ``bigint`` is."""
@@ -82,8 +125,14 @@ def lock_key(guild: str) -> int:
 class GuildOwnership(Protocol):
     """Which guilds this process may act for."""
 
-    async def acquire(self, guild: str) -> bool:
-        """Take the guild's lock unless another process holds it; True when this process holds it now."""
+    async def acquire(self, guild: str, *, wait: bool = True) -> bool:
+        """Take the guild's lock unless another process holds it; True when this process holds it now.
+        ``wait=False``: give up at once, instead of waiting a bounded time, when a commit of the guild's
+        previous holder still holds its epoch's row."""
+
+    async def claim(self, guilds: Sequence[str]) -> list[str]:
+        """Take every guild of ``guilds`` that can be taken, none waiting for another; the guilds held
+        after it, in the order given. A connection that fails ends the claim (logged): those held so far."""
 
     async def ensure(self, guild: str) -> None:
         """``acquire`` or raise ``OwnedElsewhereError``: what comes before acting for the guild."""
@@ -113,9 +162,12 @@ class LocalOwnership:
     def __init__(self) -> None:
         self._held: set[str] = set()
 
-    async def acquire(self, guild: str) -> bool:
+    async def acquire(self, guild: str, *, wait: bool = True) -> bool:
         self._held.add(guild)
         return True
+
+    async def claim(self, guilds: Sequence[str]) -> list[str]:
+        return [guild for guild in guilds if await self.acquire(guild)]
 
     async def ensure(self, guild: str) -> None:
         self._held.add(guild)
@@ -139,11 +191,27 @@ class LocalOwnership:
         self._held.clear()
 
 
+class _Take(Enum):
+    TAKEN = "taken"
+    ELSEWHERE = "elsewhere"
+    """Another process holds the guild's lock."""
+    BUSY = "busy"
+    """The lock was free, but a commit of the guild's previous holder still holds its epoch's row."""
+
+
+def _lock_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` means the lock could not be asked for (the server, the connection), not a bug."""
+    return isinstance(exc, TimeoutError | OSError) or type(exc).__module__.startswith("asyncpg")
+
+
 class PgOwnership:
     """Advisory locks on one dedicated asyncpg connection (session-level: they go with the connection).
 
     Statements on the connection run one at a time (asyncpg allows no overlap). When the connection
     closes under us, every held guild is lost at once (``on_lost``); the next ``acquire`` connects again.
+    The connection is the locks' lease (see the module's note): the server ends it after ``lease``
+    seconds without a statement, a renewal every quarter of the lease keeps it, and one that gets no
+    answer within half of the lease counts as the connection lost.
     """
 
     bump_timeout = 5.0
@@ -151,8 +219,11 @@ class PgOwnership:
     a holder frozen mid-commit makes this process give the lock back and try again later (the bot's
     claiming loop, shard-sim's poll), never wait on it forever."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, lease: float = LEASE_SECONDS) -> None:
+        if lease <= 0:
+            raise ValueError("the lease is a positive number of seconds")
         self._url = url
+        self.lease = lease
         self._conn: Any = None
         self._io = asyncio.Lock()
         self._held: set[str] = set()
@@ -160,15 +231,16 @@ class PgOwnership:
         """The epoch each held guild was taken at (``Fence``)."""
         self._listeners: list[Lost] = []
         self._closing = False
+        self._renewing: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, url: str) -> PgOwnership:
+    async def open(cls, url: str, *, lease: float = LEASE_SECONDS) -> PgOwnership:
         """Connect at once, so a wrong URL stops the process before it acts for anything."""
         import asyncpg
 
         from data.engine import _open_error, target
 
-        ownership = cls(url)
+        ownership = cls(url, lease=lease)
         try:
             await ownership._connection()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
@@ -183,10 +255,31 @@ class PgOwnership:
             self._lose()
         import asyncpg
 
-        conn = await asyncpg.connect(self._url, server_settings={"application_name": "nomic-bot ownership"})
+        idle = f"{round(self.lease * 1000)}ms"
+        conn = await asyncpg.connect(
+            self._url,
+            server_settings={
+                "application_name": "nomic-bot ownership",
+                "idle_session_timeout": idle,
+                "idle_in_transaction_session_timeout": idle,
+            },
+        )
         conn.add_termination_listener(self._terminated)
         self._conn = conn
+        if self._renewing is None or self._renewing.done():
+            self._renewing = asyncio.create_task(self._renew())
         return conn
+
+    async def _renew(self) -> None:
+        """Keep the lease while the connection lives: a statement every quarter of it."""
+        while not self._closing:
+            await asyncio.sleep(self.lease / 4)
+            if self._conn is None or self._closing:
+                return  # the next connection renews again
+            try:
+                await self.check()
+            except Exception:
+                log.exception("renewing the guilds' locks failed")
 
     def _terminated(self, conn: Any) -> None:
         if conn is not self._conn or self._closing:
@@ -209,47 +302,62 @@ class PgOwnership:
             except Exception:
                 log.exception("a listener of lost guilds failed")
 
-    async def acquire(self, guild: str) -> bool:
+    async def _take(self, guild: str, *, wait: bool) -> _Take:
         if self.holds(guild):
-            return True
+            return _Take.TAKEN
         async with self._io:
             if self.holds(guild):
-                return True
+                return _Take.TAKEN
             conn = await self._connection()
             # session-level locks nest: held guilds are never locked twice (one unlock must free them)
-            taken = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock_key(guild)))
-            if not taken:
-                return False
+            if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", lock_key(guild)):
+                return _Take.ELSEWHERE
             import asyncpg
 
+            limit = round(self.bump_timeout * 1000) if wait else 1
             try:
                 async with conn.transaction():
-                    await conn.execute(f"SET LOCAL lock_timeout = '{round(self.bump_timeout * 1000)}ms'")
+                    await conn.execute(f"SET LOCAL lock_timeout = '{limit}ms'")
                     epoch = int(await conn.fetchval(_BUMP, guild, datetime.now(UTC).isoformat()))
             except asyncpg.LockNotAvailableError:
                 await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))
-                log.warning(
-                    "guild %s: a write of its previous holder still holds it after %.0f s; gave its lock back,"
-                    " trying again later",
-                    guild,
-                    self.bump_timeout,
-                )
-                return False
+                if wait:
+                    log.warning(
+                        "guild %s: a write of its previous holder still holds it after %.0f s; gave its lock"
+                        " back, trying again later",
+                        guild,
+                        self.bump_timeout,
+                    )
+                return _Take.BUSY
             except BaseException:
                 if not conn.is_closed():
                     await conn.fetchval("SELECT pg_advisory_unlock($1)", lock_key(guild))
                 raise
             self._held.add(guild)
             self._epochs[guild] = epoch
-            return True
+            return _Take.TAKEN
+
+    async def acquire(self, guild: str, *, wait: bool = True) -> bool:
+        return await self._take(guild, wait=wait) is _Take.TAKEN
+
+    async def claim(self, guilds: Sequence[str]) -> list[str]:
+        """Every guild without waiting first; then, one by one, those whose epoch's row a commit of
+        their previous holder still held (each a bounded wait, the others taken already)."""
+        try:
+            busy = [guild for guild in guilds if await self._take(guild, wait=False) is _Take.BUSY]
+            for guild in busy:
+                await self._take(guild, wait=True)
+        except Exception as exc:
+            if not _lock_failure(exc):
+                raise
+            log.warning("claiming guilds stopped: the locks could not be asked for (%s)", exc)
+        return [guild for guild in guilds if self.holds(guild)]
 
     async def ensure(self, guild: str) -> None:
         try:
             taken = await self.acquire(guild)
-        except (TimeoutError, OSError) as exc:
-            raise OwnedElsewhereError(guild, f"the lock could not be asked for ({exc})") from exc
         except Exception as exc:
-            if type(exc).__module__.startswith("asyncpg"):
+            if _lock_failure(exc):
                 raise OwnedElsewhereError(guild, f"the lock could not be asked for ({exc})") from exc
             raise
         if not taken:
@@ -289,7 +397,8 @@ class PgOwnership:
         self._listeners.append(callback)
 
     async def check(self) -> bool:
-        """A round trip on the lock connection; a dead one loses every guild now, not at the next action."""
+        """A round trip on the lock connection (it renews the lease); a dead one, or one that does not
+        answer within half of the lease, loses every guild now, not at the next action."""
         async with self._io:
             conn = self._conn
             if conn is None or conn.is_closed():
@@ -297,7 +406,7 @@ class PgOwnership:
                 self._lose()
                 return False
             try:
-                await conn.fetchval("SELECT 1")
+                await conn.fetchval("SELECT 1", timeout=self.lease / 2)
             except Exception:  # noqa: BLE001 - any failure of the connection means the locks are gone
                 self._conn = None
                 conn.terminate()
@@ -310,6 +419,11 @@ class PgOwnership:
         self._closing = True
         self._held.clear()
         self._epochs.clear()
+        if self._renewing is not None:
+            renewing, self._renewing = self._renewing, None
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
         async with self._io:
             conn, self._conn = self._conn, None
             if conn is not None and not conn.is_closed():
@@ -325,10 +439,11 @@ def fence_of(ownership: GuildOwnership) -> Fence | None:
     return ownership if isinstance(ownership, PgOwnership) else None
 
 
-async def open_ownership(url: str | None) -> GuildOwnership:
-    """Advisory locks on a ``postgresql://`` database; on anything else (a SQLite path) the local no-op."""
+async def open_ownership(url: str | None, *, lease: float = LEASE_SECONDS) -> GuildOwnership:
+    """Advisory locks on a ``postgresql://`` database, kept as a lease of ``lease`` seconds; on anything
+    else (a SQLite path) the local no-op."""
     if url is not None and is_postgres(url):
-        return await PgOwnership.open(url)
+        return await PgOwnership.open(url, lease=lease)
     return LocalOwnership()
 
 

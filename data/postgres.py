@@ -17,8 +17,11 @@ A job made for a guild under an epoch (``fence``: ``data.ownership``) is written
 epoch is still that one: the batch's transaction reads the guilds' ``guild_owners`` rows ``FOR SHARE``
 first (one statement a batch), so a takeover's bump of an epoch waits for the batch's commit, and a
 batch after the bump leaves the guild's jobs out (``FencedError``; the later jobs of their key are
-superseded). A job alone of one ``INSERT`` keeps its single round trip: the check rides in it
-(``INSERT ... SELECT ... WHERE EXISTS (... FOR SHARE)``, no row inserted when the epoch moved on).
+superseded). A job alone of one ``INSERT`` (or upsert) keeps its single round trip: the check rides in
+it (``INSERT ... SELECT ... WHERE EXISTS (... FOR SHARE)``, no row written when the epoch moved on);
+so does the first statement of a batch's only fenced job (a table's move, a library action), in its
+transaction, instead of a statement of its own. A batch the server rolled back for a deadlock or a
+serialization failure is written again whole (``RETRIES``).
 
 When the connection is lost while ``COMMIT`` is on its way, the client cannot know whether the
 server committed. The writer then ends the old session for sure (``pg_terminate_backend``, so its
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
@@ -44,24 +48,16 @@ from typing import Any, Protocol, TypeVar
 import asyncpg
 
 from data.group_commit import Done, Outcome, Superseded, Written, supersede
-from data.ownership import FencedError
+from data.ownership import FencedError, fenced_insert
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b|\bRETURNING\b", re.IGNORECASE)
-_PLAIN_INSERT = re.compile(r"^\s*(INSERT\s+INTO\s+\w+\s*\([^)]*\))\s*VALUES\s*\((.*)\)\s*$", re.IGNORECASE | re.DOTALL)
 _FENCES = "SELECT guild_id, epoch FROM guild_owners WHERE guild_id = ANY(?) FOR SHARE"
 """The epochs of a batch's guilds, held until its commit (a takeover's bump waits for it)."""
-_FENCE_ONE = "SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE"
-
-
-@lru_cache(maxsize=256)
-def fenced_insert(sql: str) -> str | None:
-    """A plain ``INSERT ... VALUES (...)`` as one that inserts nothing unless the guild's epoch (its two
-    last parameters) is still the one given; None for any other statement."""
-    match = _PLAIN_INSERT.match(sql)
-    if match is None or "ON CONFLICT" in sql.upper():
-        return None
-    return f"{match.group(1)} SELECT {match.group(2)} WHERE EXISTS ({_FENCE_ONE})"
+RETRIES = 3
+"""Times a batch is written again after the server rolled it back for a deadlock or a serialization
+failure (another session's locks crossed it): nothing of it was written, so it is written whole again."""
 
 
 @lru_cache(maxsize=1024)
@@ -237,10 +233,12 @@ class _CommitUnknown(Exception):  # noqa: N818 - control flow inside the writer
 
 
 def connection_lost(exc: BaseException) -> bool:
-    """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown)."""
+    """Whether ``exc`` means the session is gone (the server's answer to the last message is unknown).
+    ``InternalClientError``: the client met a message out of turn (the server ended the session while
+    this process was stopped), so its session is no better than gone."""
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
         return True
-    return isinstance(exc, asyncpg.PostgresConnectionError | OSError | asyncio.TimeoutError)
+    return isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InternalClientError | OSError | TimeoutError)
 
 
 def _connection_lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
@@ -254,7 +252,7 @@ def _job_error(exc: BaseException) -> bool:
     if is_integrity_error(exc) or isinstance(exc, asyncpg.DataError | ValueError):
         return True
     return isinstance(exc, Exception) and not isinstance(
-        exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | asyncio.TimeoutError
+        exc, asyncpg.PostgresError | asyncpg.InterfaceError | asyncpg.InternalClientError | OSError | TimeoutError
     )
 
 
@@ -269,6 +267,30 @@ def _alone(jobs: Sequence[PgJob]) -> tuple[str, Sequence[Any]] | None:
         return sql, params
     guarded = fenced_insert(sql)
     return (guarded, (*params, *job.fence)) if guarded is not None else None
+
+
+Carrier = tuple[Any, str, tuple[str, int]]
+"""A statement that checks its job's fence itself: the statement, its fenced SQL, the (guild, epoch)."""
+
+
+def _carrier(jobs: Sequence[PgJob]) -> Carrier | None:
+    """The batch's one fenced job's first statement, when it can check the fence itself (an ``INSERT``
+    or an upsert, ``fenced_insert``): a batch of one table's move or one library action then needs no
+    statement of its own for the check. None when several jobs are fenced (one ``_FENCES`` for all
+    is cheaper than a statement a job) or the first statement cannot carry it."""
+    fenced: PgJob | None = None
+    for job in jobs:
+        if job.fence is not None:
+            if fenced is not None:
+                return None
+            fenced = job
+    if fenced is None or fenced.fence is None or not fenced.statements:
+        return None
+    first = fenced.statements[0]
+    if first.many or first.check is not None:
+        return None
+    guarded = fenced_insert(first.sql)
+    return (first, guarded, fenced.fence) if guarded is not None else None
 
 
 def _fenced(fence: tuple[str, int] | None, refused: set[tuple[str, int]]) -> Outcome:
@@ -359,13 +381,31 @@ class PgWriter:
             done(future.exception() or future.result())
 
     async def _batch(self, jobs: Sequence[PgJob]) -> list[Outcome]:
-        try:
-            return await self._attempt(jobs)
-        except _CommitUnknown as unknown:
-            lost = unknown.__cause__ or unknown
-            if await self._committed(jobs, unknown.outcomes):
-                return unknown.outcomes
-            raise lost from None
+        for attempt in range(RETRIES + 1):
+            try:
+                return await self._attempt(jobs)
+            except _CommitUnknown as unknown:
+                lost = unknown.__cause__ or unknown
+                if await self._committed(jobs, unknown.outcomes):
+                    return unknown.outcomes
+                raise lost from None
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:  # rolled back whole
+                if attempt >= RETRIES:
+                    raise
+                log.warning("a batch of %d writes was rolled back (%s); writing it again", len(jobs), exc)
+            except Exception as exc:
+                if not isinstance(exc, asyncpg.PostgresError):
+                    # not the server's answer (a session the server ended while this process was stopped
+                    # leaves the client mid-error): the next batch connects afresh
+                    self._drop()
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _drop(self) -> None:
+        """End the connection (whatever its state) for the next batch to connect again."""
+        old, self._conn = self._conn, None
+        if old is not None and not old.is_closed():
+            old.terminate()
 
     async def _attempt(self, jobs: Sequence[PgJob]) -> list[Outcome]:
         conn = await self._connection()
@@ -396,10 +436,8 @@ class PgWriter:
             (job for job, outcome in zip(jobs, outcomes, strict=True) if outcome is Written.STORED and job.traceable),
             None,
         )
-        old, (pid, started) = self._conn, self._session
-        self._conn = None
-        if old is not None and not old.is_closed():
-            old.terminate()
+        pid, started = self._session
+        self._drop()
         if probe is None:
             return False
         try:
@@ -427,7 +465,8 @@ class PgWriter:
         transaction = conn.transaction()
         await transaction.start()
         try:
-            refused = await _refused(tx, jobs)
+            carrier = None if careful else _carrier(jobs)
+            refused = await _refused(tx, jobs) if carrier is None else set()
             if careful:
                 outcomes: list[Outcome] = []
                 broken: set[Hashable] = set()
@@ -446,8 +485,9 @@ class PgWriter:
                 if refused:
                     outcomes = supersede(jobs, lambda _, job: _fenced(getattr(job, "fence", None), refused))
                 try:
-                    await self._straight([j for j, o in zip(jobs, outcomes, strict=True) if o is Written.STORED], tx)
-                except Exception as exc:
+                    written = [j for j, o in zip(jobs, outcomes, strict=True) if o is Written.STORED]
+                    await self._straight(written, tx, carrier)
+                except Exception as exc:  # a carrier's fence refused too: the careful pass tells which
                     if _job_error(exc):
                         raise _Redo from exc
                     raise
@@ -464,9 +504,10 @@ class PgWriter:
         return outcomes
 
     @staticmethod
-    async def _straight(jobs: Sequence[PgJob], tx: PgConn) -> None:
+    async def _straight(jobs: Sequence[PgJob], tx: PgConn, carrier: Carrier | None = None) -> None:
         """Every job's statements in order, a run of one statement over consecutive rows sent as one
-        ``executemany`` (one round trip where each row would cost one): a batch of 50 bids is one."""
+        ``executemany`` (one round trip where each row would cost one): a batch of 50 bids is one.
+        ``carrier``'s statement is sent fenced (``FencedError`` when it wrote nothing)."""
         run_sql: str | None = None
         run: list[Sequence[Any]] = []
 
@@ -482,6 +523,12 @@ class PgWriter:
 
         for job in jobs:
             for stmt in job.statements:
+                if carrier is not None and stmt is carrier[0]:
+                    await flush()
+                    cursor = await tx.execute(carrier[1], (*stmt.params, *carrier[2]))
+                    if cursor.rowcount == 0:
+                        raise FencedError(carrier[2][0])
+                    continue
                 if stmt.check is not None:
                     await flush()
                     cursor = await tx.execute(stmt.sql, stmt.params)

@@ -32,7 +32,7 @@ import aiosqlite
 
 from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
 from data.group_commit import STORED, Behind, GroupCommit, Outcome, Written
-from data.ownership import Fence, FencedError
+from data.ownership import Fence, FencedError, fenced_insert
 from data.sqlite_writer import SqliteWriter
 
 _INSERT_ACTION = (
@@ -181,6 +181,8 @@ _UPSERT_PROGRESS = (
     "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET line = excluded.line"
 )
+_FENCED_PROGRESS = fenced_insert(_UPSERT_PROGRESS) or _UPSERT_PROGRESS
+"""A mark written only while its guild's epoch holds (PostgreSQL's; a store with a fence is one)."""
 
 
 class StoreOpenError(Exception):
@@ -246,20 +248,23 @@ class ReplayProgress:
     tables' store share one ``ReplayProgress`` and write the mark inside their next commit, so no
     commit is durable while a line finished before it is not; resuming on the file then starts
     exactly after the last finished line. Only a replay on a file that outlives it needs this.
+    On a shared database a mark carries the epoch its guild was held at (``data.ownership``) and is
+    written only while that epoch holds, as the guild's actions are.
     """
 
     def __init__(self) -> None:
-        self._finished: dict[str, int] = {}
-        self._saved: dict[str, int] = {}
+        self._finished: dict[str, tuple[int, int | None]] = {}
+        self._saved: dict[str, tuple[int, int | None]] = {}
 
-    def finish(self, guild: str, line: int) -> None:
-        self._finished[guild] = line
+    def finish(self, guild: str, line: int, epoch: int | None = None) -> None:
+        self._finished[guild] = (line, epoch)
 
-    def unsaved(self) -> list[tuple[str, int]]:
-        return [(guild, line) for guild, line in self._finished.items() if self._saved.get(guild) != line]
+    def unsaved(self) -> list[tuple[str, int, int | None]]:
+        """(guild, line, epoch) of every mark not written yet."""
+        return [(guild, *mark) for guild, mark in self._finished.items() if self._saved.get(guild) != mark]
 
-    def saved(self, marks: Iterable[tuple[str, int]]) -> None:
-        self._saved.update(marks)
+    def saved(self, marks: Iterable[tuple[str, int, int | None]]) -> None:
+        self._saved.update((guild, (line, epoch)) for guild, line, epoch in marks)
 
 
 async def write_progress(conn: Db, marks: list[tuple[str, int]]) -> None:
@@ -269,16 +274,46 @@ async def write_progress(conn: Db, marks: list[tuple[str, int]]) -> None:
 
 
 def progress_job(progress: ReplayProgress | None) -> StatementJob | None:
-    """The progress marks not written yet, as the last job of a batch (None: none to write)."""
+    """The progress marks not written yet, as the last job of a batch (None: none to write); a mark
+    made under an epoch is written only while its guild's epoch is still that one (nothing when not)."""
     marks = progress.unsaved() if progress is not None else []
     if progress is None or not marks:
         return None
+    plain = [(guild, line) for guild, line, epoch in marks if epoch is None]
+    held = [(guild, line, guild, epoch) for guild, line, epoch in marks if epoch is not None]
+    statements = [Stmt(_UPSERT_PROGRESS, plain, many=True)] if plain else []
+    if held:
+        statements.append(Stmt(_FENCED_PROGRESS, held, many=True))
 
     def done(outcome: Outcome) -> None:
         if outcome is Written.STORED:
             progress.saved(marks)
 
-    return StatementJob([Stmt(_UPSERT_PROGRESS, marks, many=True)], done=done)
+    return StatementJob(statements, done=done)
+
+
+def fence_for(fence: Fence | None, guild: str) -> tuple[str, int] | None:
+    """(guild, epoch) a write of the guild is made under on a shared database (None: the local store,
+    nothing to check); ``FencedError`` when this process does not hold the guild."""
+    if fence is None:
+        return None
+    epoch = fence.epoch(guild)
+    if epoch is None:
+        raise FencedError(guild, "this process does not hold it; nothing was changed")
+    return guild, epoch
+
+
+def told(fence: Fence | None, held: tuple[str, int] | None) -> Callable[[Outcome], None] | None:
+    """A job's ``done`` that tells the fence when the database refused the write (the guild is
+    dropped here, as an action's refusal drops it); None when the write is not fenced."""
+    if fence is None or held is None:
+        return None
+
+    def done(outcome: Outcome) -> None:
+        if isinstance(outcome, FencedError):
+            fence.fenced(*held)
+
+    return done
 
 
 WRITER_PRAGMAS = ("busy_timeout=10000", "journal_mode=WAL", "synchronous={sync}", "foreign_keys=ON")
@@ -525,17 +560,22 @@ class Store:
 
     @classmethod
     async def open(
-        cls, path: str | Path | Target, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+        cls,
+        path: str | Path | Target,
+        *,
+        synchronous: str = "FULL",
+        progress: ReplayProgress | None = None,
+        lease: float | None = None,
     ) -> Store:
         """Open the database (a path, ``sqlite:///FILE`` or ``postgresql://...``), refusing one of a newer
-        schema before anything is written, then migrate it.
+        schema before anything is written, then migrate it. ``lease``: see ``Engine.open_writer``.
 
         ``StoreOpenError`` when it cannot be used; every connection is closed by then.
         """
         if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         where = target(path)
-        conn, writer = await engine_for(where).open_round(where, synchronous, progress)
+        conn, writer = await engine_for(where).open_round(where, synchronous, progress, lease)
         store = cls(conn, where, progress)
         store._writer = writer
         return store
@@ -548,10 +588,13 @@ class Store:
         finally:
             await self._conn.close()
 
-    async def _write(self, *statements: tuple[str, Sequence[object]]) -> None:
-        """Statements as one job, waited for until its transaction committed."""
-
-        await self.writer.write(StatementJob([Stmt(sql, params) for sql, params in statements]))
+    async def _write(self, *statements: tuple[str, Sequence[object]], guild: str | None = None) -> None:
+        """Statements as one job, waited for until its transaction committed. A guild's (``guild``) only
+        while this process holds it on a shared database: ``FencedError`` otherwise, nothing written."""
+        fence = self.fence if guild is not None else None
+        held = fence_for(fence, guild) if guild is not None else None
+        job = StatementJob([Stmt(sql, params) for sql, params in statements], fence=held, done=told(fence, held))
+        await self.writer.write(job)
 
     async def schema_version(self) -> int:
         async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
@@ -599,9 +642,16 @@ class Store:
         return int(row[0]) if row is not None else None
 
     def mark_finished(self, guild: str, line: int) -> None:
-        """A replay finished ``line``: recorded with the next commit (nothing when progress is not kept)."""
-        if self.progress is not None:
+        """A replay finished ``line``: recorded with the next commit (nothing when progress is not kept,
+        nor for a guild this process does not hold on a shared database)."""
+        if self.progress is None:
+            return
+        if self.fence is None:
             self.progress.finish(guild, line)
+            return
+        epoch = self.fence.epoch(guild)
+        if epoch is not None:
+            self.progress.finish(guild, line, epoch)
 
     async def save_progress(self) -> None:
         """Write the progress marks not written yet (at the end of a replay): they ride on any batch."""
@@ -704,22 +754,8 @@ class Store:
         actions: a process that lost the guild never overwrites its new holder's snapshot. A snapshot
         only spares replaying the log, so one not written (guild not held, or taken since: the fence is
         told, as for an action) is left out without an error."""
-        params = (guild, seq, at.isoformat(), body)
-        fence = self.fence
-        if fence is None:
-            await self._write((_UPSERT_SNAPSHOT, params))
-            return
-        epoch = fence.epoch(guild)
-        if epoch is None:
-            return
-
-        def done(outcome: Outcome) -> None:
-            if isinstance(outcome, FencedError):
-                fence.fenced(guild, epoch)
-
-        job = StatementJob([Stmt(_UPSERT_SNAPSHOT, params)], done=done, fence=(guild, epoch))
         with contextlib.suppress(FencedError):
-            await self.writer.write(job)
+            await self._write((_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)), guild=guild)
 
     # -- the Discord adapter's per-guild settings (migration 0002) --
 
@@ -740,12 +776,12 @@ class Store:
         """Bind a channel role to a channel; ``None`` goes back to the channel named after the role."""
         now = datetime.now(UTC).isoformat()
         if channel_id is None:
-            await self._write((_UNBIND_CHANNEL, (guild, role)))
+            await self._write((_UNBIND_CHANNEL, (guild, role)), guild=guild)
             return
-        await self._write((_BIND_CHANNEL, (guild, role, channel_id, now)))
+        await self._write((_BIND_CHANNEL, (guild, role, channel_id, now)), guild=guild)
 
     async def set_moderator_role(self, guild: str, role_id: str | None) -> None:
-        await self._write((_SET_MODERATOR_ROLE, (guild, role_id, datetime.now(UTC).isoformat())))
+        await self._write((_SET_MODERATOR_ROLE, (guild, role_id, datetime.now(UTC).isoformat())), guild=guild)
 
     async def setup_change(
         self,
@@ -768,11 +804,11 @@ class Store:
         if moderator_role is not KEEP:
             statements.append((_SET_MODERATOR_ROLE, (guild, moderator_role, now)))
         statements.append((_INSERT_MOD_LOG, _mod_log_params(guild, entry)))
-        await self._write(*statements)
+        await self._write(*statements, guild=guild)
 
     async def add_mod_log(self, guild: str, entry: ModLogRow) -> None:
         """An entry of the moderators' log for a change the store does not make itself (``!admin sync``)."""
-        await self._write((_INSERT_MOD_LOG, _mod_log_params(guild, entry)))
+        await self._write((_INSERT_MOD_LOG, _mod_log_params(guild, entry)), guild=guild)
 
     async def mod_log(self, guild: str, *, limit: int) -> list[ModLogRecord]:
         """The latest ``limit`` entries of the guild's moderators' log, newest first."""
@@ -797,6 +833,7 @@ class Store:
         await self._write(
             (_HOLD_NOTICE, (guild, member, at.isoformat(), text)),
             (_KEEP_NEWEST_HELD, (guild, member, guild, member, HELD_PER_MEMBER)),
+            guild=guild,
         )
 
     async def held_notices(self, guild: str, member: str) -> list[tuple[int, str]]:
@@ -809,12 +846,13 @@ class Store:
     async def drop_held(self, guild: str, member: str, *, through: int) -> None:
         """Forget the member's held notices up to id ``through``: they reached the member."""
         await self._write(
-            ("DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through))
+            ("DELETE FROM held_notices WHERE guild_id = ? AND member_id = ? AND id <= ?", (guild, member, through)),
+            guild=guild,
         )
 
     async def set_web_mode(self, guild: str, mode: str) -> None:
         """How the web record shows the guild (``on``, ``hidden``, ``off``); the caller checks the word."""
-        await self._write((_SET_WEB_MODE, (guild, mode, datetime.now(UTC).isoformat())))
+        await self._write((_SET_WEB_MODE, (guild, mode, datetime.now(UTC).isoformat())), guild=guild)
 
     async def message(self, guild: str, role: str) -> tuple[str, str] | None:
         """The (channel id, message id) of a message the bot keeps editing in the guild (role ``board``)."""
@@ -825,7 +863,9 @@ class Store:
         return (str(row[0]), str(row[1])) if row is not None else None
 
     async def set_message(self, guild: str, role: str, channel_id: str, message_id: str) -> None:
-        await self._write((_SET_MESSAGE, (guild, role, channel_id, message_id, datetime.now(UTC).isoformat())))
+        await self._write(
+            (_SET_MESSAGE, (guild, role, channel_id, message_id, datetime.now(UTC).isoformat())), guild=guild
+        )
 
     async def meta(self, key: str) -> str | None:
         async with self._conn.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
@@ -838,7 +878,10 @@ class Store:
 
 class SideStore:
     """A store of its own tables in the round's database (the tables' store, the card library): its own
-    reading connection, and the database's one writer, shared with the round's ``Store`` when given."""
+    reading connection, and the database's one writer, shared with the round's ``Store`` when given.
+
+    Its writes are a guild's, fenced as the round's actions are (``fence``): on a shared database a
+    process writes a guild's tables and library only while it holds the guild's epoch."""
 
     def __init__(
         self,
@@ -848,6 +891,7 @@ class SideStore:
         *,
         writer: Writer,
         owns_writer: bool,
+        store: Store | None = None,
     ) -> None:
         self._conn = conn
         self.target = target(path)
@@ -857,6 +901,34 @@ class SideStore:
         """A replay's progress, shared with the round's store: written with every commit."""
         self._writer = writer
         self._owns_writer = owns_writer
+        self._round = store
+        self._fence: Fence | None = None
+
+    @property
+    def fence(self) -> Fence | None:
+        """The fence of its writes: its own when set, else the round's store's (opened with ``store=``,
+        the two share it as they share the writer: the bot sets the round's alone)."""
+        if self._fence is not None:
+            return self._fence
+        return self._round.fence if self._round is not None else None
+
+    @fence.setter
+    def fence(self, fence: Fence | None) -> None:
+        self._fence = fence
+
+    def _job(
+        self,
+        guild: str,
+        statements: Sequence[Stmt],
+        *,
+        parts: Sequence[JoinedWrite] = (),
+        logged: tuple[str, Sequence[object]] | None = None,
+        event: str | None = None,
+    ) -> StatementJob:
+        """A write of the guild's, under the epoch it is held at (``FencedError`` when it is not)."""
+        fence = self.fence
+        held = fence_for(fence, guild)
+        return StatementJob(statements, parts=parts, logged=logged, event=event, fence=held, done=told(fence, held))
 
     @classmethod
     async def open(
@@ -866,6 +938,7 @@ class SideStore:
         synchronous: str = "FULL",
         progress: ReplayProgress | None = None,
         store: Store | None = None,
+        lease: float | None = None,
     ) -> Self:
         """Open (checking and migrating the database first, through ``Store``) with the round's settings.
 
@@ -882,9 +955,9 @@ class SideStore:
             await migrated.close()
         conn = await engine.open_reader(where, synchronous)
         if store is not None:
-            return cls(conn, where, progress, writer=store.writer, owns_writer=False)
+            return cls(conn, where, progress, writer=store.writer, owns_writer=False, store=store)
         try:
-            writer = await engine.open_writer(where, synchronous, progress)
+            writer = await engine.open_writer(where, synchronous, progress, lease)
         except BaseException:
             await conn.close()
             raise

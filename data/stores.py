@@ -34,12 +34,16 @@ class Stores:
 
 
 async def open_stores(
-    url: str | Path | Target, *, synchronous: str = "FULL", progress: ReplayProgress | None = None
+    url: str | Path | Target,
+    *,
+    synchronous: str = "FULL",
+    progress: ReplayProgress | None = None,
+    lease: float | None = None,
 ) -> Stores:
-    """Open the round's, the tables' and the card library's stores of one database.
-    ``StoreOpenError`` when it cannot be used; nothing is left open then."""
+    """Open the round's, the tables' and the card library's stores of one database (``lease``: see
+    ``Engine.open_writer``). ``StoreOpenError`` when it cannot be used; nothing is left open then."""
     where = target(url)
-    store = await Store.open(where, synchronous=synchronous, progress=progress)
+    store = await Store.open(where, synchronous=synchronous, progress=progress, lease=lease)
     try:
         tables = await TableStore.open(where, synchronous=synchronous, progress=progress, store=store)
     except BaseException:

@@ -12,6 +12,11 @@ of round actions a table's move could wait long or time out; sharing the writer,
 the next batch, with its fsync shared. The tables' service still waits for each commit under its
 own lock (a table's moves come one at a time; nothing to gain from applying them ahead). Reads
 have their own connection, which sees only what is committed.
+
+On a shared database every write is the guild's, fenced by its epoch as the round's actions are
+(``data.store.SideStore``): a process that lost the guild writes none of its tables. A move that meets
+a step another process logged (the table's key, not a redelivery) raises ``Behind``: the service reads
+the guild's tables again and applies the move on them.
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from data.engine import StatementJob, Stmt
-from data.group_commit import Written
+from data.engine import Stmt
+from data.group_commit import Behind, Written
 from data.store import JoinedWrite, SideStore
 
 _COLUMNS = "guild_id, name, game, number, thread_id, status, seed, seq, body, opened_at, updated_at"
@@ -187,17 +192,29 @@ class TableStore(SideStore):
         stores' parts of the action (card copies a battle's kitty moves), written inside the same
         transaction after the log row; when one raises, nothing of the action is kept. Each is told
         ``committed`` once the transaction is durable.
+
+        ``Behind`` (nothing written) when the table's log holds ``seq`` under another event (another
+        process wrote the table after this one read it: read the guild's tables again);
+        ``FencedError`` (nothing written) on a shared database when this process does not hold the
+        guild, or lost it before the write reached the database.
         """
         now = datetime.now(UTC).isoformat()
         state = (guild, name, game, number, status, seed, seq, body, opened_at.isoformat(), now)
         logged = (guild, name, seq, event_id, at.isoformat(), actor, kind, action, source_line)
 
-        job = StatementJob(
+        job = self._job(
+            guild,
             [Stmt(_UPSERT_TABLE, state), Stmt(_INSERT_TABLE_ACTION, logged)],
             parts=tuple(joined),
             logged=(_HAS_EVENT, (guild, event_id)),
+            event=event_id,
         )
-        return await self._writer.write(job) is Written.STORED
+        try:
+            return await self._writer.write(job) is Written.STORED
+        except Exception as exc:
+            if self.engine.is_integrity_error(exc):  # the log holds the step under another event
+                raise Behind(f"table {name} holds step {seq} already; read the guild's tables again") from exc
+            raise
 
     async def attach_thread(self, guild: str, name: str, thread_id: str) -> bool:
         """Record the Discord thread of a table; False when there is no such table."""
@@ -208,5 +225,5 @@ class TableStore(SideStore):
             (thread_id, guild, name),
             check=changed.append,
         )
-        await self._writer.write(StatementJob([update]))
+        await self._writer.write(self._job(guild, [update]))
         return bool(changed) and changed[-1] > 0

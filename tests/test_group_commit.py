@@ -702,8 +702,9 @@ _KILLED_WITH_THE_LIBRARY = textwrap.dedent(
         # past the setup, the first batch of several jobs with a card action among them
         global batches
         batches += 1
-        if batches > 40 and len(jobs) >= 4 and any(job.parts for job in jobs):
-            self._conn = Dying(self._conn, [job.event for job in jobs if getattr(job, "event", None)])
+        events = [job.event for job in jobs if getattr(job, "event", None)]
+        if batches > 40 and len(jobs) >= 4 and any(event.startswith("lib:") for event in events):
+            self._conn = Dying(self._conn, events)
         return original(self, jobs, done)
 
     SqliteWriter.start = killing

@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.settings import Settings
+from bot.sharding import GuildKeeper
 from bot.shards import ShardPlan, parse_shard_ids, shard_of
-from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, lock_key, open_ownership
+from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, fenced_insert, lock_key, open_ownership
 from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -160,3 +161,80 @@ def test_shard_settings_the_bot_cannot_use_stop_it_in_one_line_each(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err == "error: settings: shard ids [5] are not below SHARD_COUNT=2\n"
+
+
+class _Guild:
+    def __init__(self, guild: str) -> None:
+        self.id = guild
+        self.shard_id = 0
+
+
+class _Bot:
+    """What ``GuildKeeper`` asks of the bot: its guilds, and its start path (which takes the lock first)."""
+
+    def __init__(self, guilds: list[str]) -> None:
+        self.guilds = [_Guild(g) for g in guilds]
+        self.keeper: GuildKeeper
+        self.started: list[str] = []
+
+    def is_ready(self) -> bool:
+        return True
+
+    async def ensure_round(self, guild: _Guild, *, arm: bool = False) -> None:
+        await self.keeper.ownership.ensure(str(guild.id))
+        self.started.append(str(guild.id))
+
+    def forget_guild(self, guild: str) -> None:
+        del guild
+
+
+async def test_a_claim_takes_the_other_guilds_while_one_guild_s_epoch_is_still_held(
+    pg_db: str,  # noqa: F811
+) -> None:
+    """A commit of one guild's previous holder, frozen, keeps that guild's epoch row: the claim takes the
+    claim's other guilds at once (they used to wait for that guild's bump to give up, 5 s a guild)."""
+    previous = await PgOwnership.open(pg_db)
+    for guild in ("g-busy", "g-free"):
+        await previous.ensure(guild)
+    await previous.close()
+    ownership = await PgOwnership.open(pg_db)
+    ownership.bump_timeout = 60
+    bot = _Bot(["g-busy", "g-free"])
+    keeper = GuildKeeper(bot, lambda: None)
+    keeper.use(ownership)
+    bot.keeper = keeper
+    admin = await asyncpg.connect(pg_db)
+    try:
+        frozen = admin.transaction()
+        await frozen.start()
+        await admin.execute("SELECT epoch FROM guild_owners WHERE guild_id = 'g-busy' FOR SHARE")
+        claiming = asyncio.create_task(keeper.claim())
+        for _ in range(1000):
+            if ownership.holds("g-free"):
+                break
+            await asyncio.sleep(0.01)
+        assert ownership.holds("g-free"), "the free guild waited behind the busy one"
+        assert not ownership.holds("g-busy")
+        assert not claiming.done()  # the busy guild's bump still waits, alone
+        await frozen.rollback()
+    finally:
+        await admin.close()
+    await asyncio.wait_for(claiming, 30)
+    assert ownership.owned() == ["g-busy", "g-free"]
+    assert bot.started == ["g-busy", "g-free"]
+    await ownership.close()
+
+
+def test_an_insert_or_an_upsert_carries_its_fence_and_no_other_statement_does() -> None:
+    check = "WHERE EXISTS (SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE)"
+    assert fenced_insert("INSERT INTO t (a, b) VALUES (?, NULL)") == f"INSERT INTO t (a, b) SELECT ?, NULL {check}"
+    upsert = fenced_insert("INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b")
+    assert upsert == f"INSERT INTO t (a, b) SELECT ?, ? {check} ON CONFLICT (a) DO UPDATE SET b = excluded.b"
+    for sql in (
+        "INSERT INTO t (a) VALUES (?) ON CONFLICT (a) DO NOTHING",  # 0 rows would not tell a refusal
+        "INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = excluded.b WHERE t.b < excluded.b",
+        "INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a) DO UPDATE SET b = ?",
+        "UPDATE t SET a = ? WHERE b = ?",
+        "DELETE FROM t WHERE a = ?",
+    ):
+        assert fenced_insert(sql) is None, sql

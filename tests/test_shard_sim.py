@@ -12,6 +12,7 @@ is the uninterrupted run's, step for step, and so are the state documents.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -58,9 +59,9 @@ def sim(*args: str) -> list[str]:
     return [sys.executable, "-m", "bot", "shard-sim", *args]
 
 
-def spawn(*args: str) -> subprocess.Popen[str]:
+def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        sim(*args), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8"
+        sim(*args), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env
     )
 
 
@@ -189,6 +190,39 @@ async def test_a_process_killed_mid_week_is_taken_over_with_nothing_lost_or_doub
     taken = {e["guild"] for e in reports if e["event"] == "resumed" and e["orphan"]}
     assert taken == set(mine)  # every guild of the dead process was taken over, after its last finished line
     await assert_as_uninterrupted(shared, reference, guilds, acked_first + reports)
+
+
+async def test_a_process_that_stops_answering_loses_its_guilds_to_another_after_its_lease(
+    busy: tuple[Path, list[str], Path],
+    pg_db: str,  # noqa: F811
+) -> None:
+    """SIGSTOP in the middle of the week: the stopped process's connections stay open and it renews
+    nothing, so the server ends its lock connection (and any commit it left open) a lease later and the
+    other process takes its guilds over (it used to wait for them for ever). Resumed, the stopped
+    process finds them gone and writes nothing more: the store is the uninterrupted run's."""
+    script, guilds, reference = busy
+    lease = {**os.environ, "GUILD_LEASE_SECONDS": "3"}
+    common = ("--script", str(script), "--db", pg_db, "--shard-count", "2", "--until", UNTIL)
+    first = spawn(*common, "--shard-ids", "0", env=lease)
+    mine = [g for g in guilds if shard_of(g, 2) == 0]
+    lines_of_first = sum(1 for line in script.read_text().splitlines() if json.loads(line)["guild"] in mine)
+    seen = read_acks_until(first, lines_of_first * 2 // 5)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        second = spawn(*common, "--shard-ids", "1", "--take-over", env=lease)
+        out, err = second.communicate(timeout=TIMEOUT)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert second.returncode == 0, err
+    reports = events(out)
+    done = next(e for e in reports if e["event"] == "done")
+    assert sorted(done["played"]) == sorted(guilds)
+    assert {e["guild"] for e in reports if e["event"] == "resumed" and e["orphan"]} == set(mine)
+    rest, err_first = first.communicate(timeout=TIMEOUT)
+    assert first.returncode == 5, err_first  # it stopped acting for its guilds, without a traceback
+    seen += events(rest)
+    assert {e["guild"] for e in seen if e["event"] == "lost"} == set(mine)
+    await assert_as_uninterrupted(pg_db, reference, guilds, seen + reports)
 
 
 async def test_a_guild_taken_over_catches_up_the_phase_change_it_missed_once(

@@ -39,7 +39,7 @@ from bot.sim.statedoc import guild_document
 from bot.sim.world import Line, MessageLine, World, describe_error, iso, read_line
 from bot.web.desk import WebDesk
 from data.engine import Target
-from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
+from data.ownership import LEASE_SECONDS, GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
 from data.store import ReplayProgress
 from data.stores import Stores, open_stores
 from games.ictc.service import LibraryService
@@ -135,17 +135,25 @@ class ShardSim:
             *(self._guild(g, script[g], orphan=False) for g in mine),
             *(self._guild(g, script[g], orphan=True) for g in others),
         )
-        await self.stores.round.save_progress()
-        await self.router.service.save_snapshots()
+        try:
+            await self.stores.round.save_progress()
+            await self.router.service.save_snapshots()
+        except Exception:
+            if all(results):
+                raise
+            # guilds lost while this process was stopped: their last marks are not this process's to write
+            log.warning("the last progress marks and snapshots could not be written", exc_info=True)
         self.out({"event": "done", "played": sorted(g for g, ok in zip([*mine, *others], results, strict=True) if ok)})
         return 0 if all(results) else EXIT_LOST
 
     async def _claim(self, guild: str, *, orphan: bool) -> bool:
-        """Take the guild's lock; waiting for it when taking over (its holder may still be at work)."""
+        """Take the guild's lock; waiting for it when taking over (its holder may still be at work), then
+        asking again and again without waiting for any one guild (the others' claims go on meanwhile)."""
+        polling = orphan or self.take_over
         while True:
-            if await self.ownership.acquire(guild):
+            if await self.ownership.acquire(guild, wait=not polling):
                 return True
-            if not (orphan or self.take_over):
+            if not polling:
                 self.out({"event": "elsewhere", "guild": guild})
                 log.warning("guild %s is run by another process; not acting for it here", guild)
                 return False
@@ -159,6 +167,13 @@ class ShardSim:
                 await self._play(guild, lines, orphan=orphan)
             except OwnedElsewhereError as exc:
                 log.warning("%s", exc)
+                return False
+            except Exception:
+                # a write that failed because this process was stopped past its lease (the server ended
+                # its connections): the lock connection tells (a round trip), the guild is lost
+                if self.ownership.holds(guild) and guild not in self.lost and await self.ownership.check():
+                    raise
+                log.warning("guild %s: lost while acting for it; another may take it over", guild, exc_info=True)
                 return False
             return True
 
@@ -231,6 +246,7 @@ async def shard_sim(
     take_over: bool = False,
     stop_at: datetime | None = None,
     health: tuple[str, int] | None = None,
+    lease: float = LEASE_SECONDS,
     out: IO[str] = sys.stdout,
     errors: IO[str] = sys.stderr,
 ) -> int:
@@ -241,9 +257,9 @@ async def shard_sim(
         out.write(json.dumps(entry) + "\n")
         out.flush()
 
-    ownership = await open_ownership(db.url if db.postgres else None)
+    ownership = await open_ownership(db.url if db.postgres else None, lease=lease)
     try:
-        stores = await open_stores(db, progress=ReplayProgress())
+        stores = await open_stores(db, progress=ReplayProgress(), lease=lease)
         stores.round.fence = fence_of(ownership)
         try:
             sim = ShardSim(

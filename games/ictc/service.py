@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +23,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from data.group_commit import Stale
 from games.ictc import copies, engine
 from games.ictc.actions import ACTION_ADAPTER, BeginBattle, CloseReview, CopyMove, LibraryAction, MoveCopies
 from games.ictc.approvals import next_review
@@ -34,6 +36,11 @@ from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
 
 MAX_DUE_STEPS = 10_000
+MAX_REAPPLY = 5
+"""Times an action is applied again on the library read again after its commit met rows another
+process wrote, before it is refused."""
+CHANGED_MEANWHILE = "the card library changed meanwhile; nothing was done, try again"
+log = logging.getLogger(__name__)
 
 
 # --- what the service needs of the store ----------------------------------------------------------
@@ -58,7 +65,14 @@ class LibraryStoreLike(Protocol):
     async def commit(self, guild: str, changes: Any, entry: Any) -> bool: ...
 
     def joined(
-        self, guild: str, changes: Any, entry: Any, on_commit: Callable[[], None], notes: tuple[str, ...] = ()
+        self,
+        guild: str,
+        changes: Any,
+        entry: Any,
+        on_commit: Callable[[], None],
+        notes: tuple[str, ...] = (),
+        *,
+        on_fail: Callable[[], None] | None = None,
     ) -> Any: ...
 
     def changes(self, **fields: Any) -> Any:
@@ -221,25 +235,34 @@ class LibraryService:
     async def act(
         self, guild: str, ctx: Context, action: LibraryAction, *, source_line: int | None = None
     ) -> LibraryOutcome:
-        """Check, apply, log and commit one action; then answer."""
+        """Check, apply, log and commit one action; then answer. When the commit meets a library another
+        process changed since it was read here (``Stale``), the action is applied again on the library
+        read again (refused, nothing done, after ``MAX_REAPPLY`` tries)."""
         async with self.lock(guild):
-            if ctx.event_id and await self._store.has_event(guild, ctx.event_id):
-                return LibraryOutcome(duplicate=True)
-            state = await self._load(guild)
-            try:
-                step = engine.apply(state, ctx, action)
-            except RuleError as exc:
-                return LibraryOutcome(error=exc, private=engine.refused_privately(state, ctx, action))
-            if step.state is state:
+            for _ in range(MAX_REAPPLY):
+                if ctx.event_id and await self._store.has_event(guild, ctx.event_id):
+                    return LibraryOutcome(duplicate=True)
+                state = await self._load(guild)
+                try:
+                    step = engine.apply(state, ctx, action)
+                except RuleError as exc:
+                    return LibraryOutcome(error=exc, private=engine.refused_privately(state, ctx, action))
+                if step.state is state:
+                    return LibraryOutcome(notes=step.notes)
+                try:
+                    stored = await self._store.commit(
+                        guild, *self._changes(guild, state, step.state, ctx, action, source_line=source_line)
+                    )
+                except Stale as exc:
+                    log.warning("guild %s: %s; applying the action again on what is stored now", guild, exc)
+                    self.forget(guild)
+                    continue
+                if not stored:
+                    return LibraryOutcome(duplicate=True)
+                self._states[guild] = step.state
+                self._stored[guild] = True
                 return LibraryOutcome(notes=step.notes)
-            stored = await self._store.commit(
-                guild, *self._changes(guild, state, step.state, ctx, action, source_line=source_line)
-            )
-            if not stored:
-                return LibraryOutcome(duplicate=True)
-            self._states[guild] = step.state
-            self._stored[guild] = True
-            return LibraryOutcome(notes=step.notes)
+        return LibraryOutcome(error=ConflictError(CHANGED_MEANWHILE))
 
     def _changes(
         self,
@@ -317,7 +340,8 @@ class LibraryService:
             self._states[guild] = new
             self._stored[guild] = True
 
-        return self._store.joined(guild, changes, entry, adopt, notes)
+        # not written (another process changed the library, or the transaction failed): read it again
+        return self._store.joined(guild, changes, entry, adopt, notes, on_fail=lambda: self.forget(guild))
 
     async def locked_state(self, guild: str) -> LibraryState:
         """The library, read by a caller that holds ``lock(guild)`` (``state`` would wait for the lock)."""

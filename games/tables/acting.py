@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from games.tables import lobby
 from games.tables.actions import (
@@ -100,27 +101,49 @@ class Acting(TableCore):
             options = options.model_copy(update={"turn_seconds": turn_seconds})
         if lobby_hours is not False:
             options = options.model_copy(update={"lobby_hours": lobby_hours})
-        async with self._lock(guild):
+        return await self._opening(
+            guild,
+            engine.name,
+            actor,
+            at=at,
+            event_id=event_id,
+            source_line=source_line,
+            member=actor.id,
+            member_name=actor.name,
+            ai_seats=ai_seats,
+            options=options,
+            game_options=game_options,
+            lang=lang,
+            setup=setup,
+        )
+
+    async def _opening(
+        self,
+        guild: str,
+        game: str,
+        actor: Actor,
+        *,
+        at: datetime,
+        event_id: str,
+        source_line: int | None,
+        joining: Joining | None = None,
+        **fields: Any,
+    ) -> TableOutcome:
+        """Open the guild's next table of ``game`` (``OpenTable`` with ``fields``), numbered after the last
+        one the store holds (read again when another process opened one meanwhile)."""
+
+        async def attempt(_: list[TablePost]) -> TableOutcome:
             if await self._logged(guild, event_id):
                 return TableOutcome(duplicate=True)
-            number = await self._store.last_number(guild, engine.name) + 1
-            name = f"{engine.name}-{number}"
+            number = await self._store.last_number(guild, game) + 1
+            name = f"{game}-{number}"
             seed = f"{self._seed}:{guild}:{name}" if self._seed is not None else secrets.token_hex(16)
-            action = OpenTable(
-                game=engine.name,
-                number=number,
-                seed=seed,
-                member=actor.id,
-                member_name=actor.name,
-                ai_seats=ai_seats,
-                options=options,
-                game_options=game_options,
-                lang=lang,
-                setup=setup,
-            )
+            action = OpenTable(game=game, number=number, seed=seed, **fields)
             return await self._commit(
-                guild, None, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
+                guild, None, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line, joining=joining
             )
+
+        return await self._fresh(guild, attempt)
 
     async def arrange(
         self,
@@ -153,35 +176,23 @@ class Acting(TableCore):
         if turn_seconds is not None:
             options = options.model_copy(update={"turn_seconds": turn_seconds})
         first, *others = seats
-        async with self._lock(guild):
-            if await self._logged(guild, event_id):
-                return TableOutcome(duplicate=True)
-            number = await self._store.last_number(guild, engine.name) + 1
-            name = f"{engine.name}-{number}"
-            seed = f"{self._seed}:{guild}:{name}" if self._seed is not None else secrets.token_hex(16)
-            action = OpenTable(
-                game=engine.name,
-                number=number,
-                seed=seed,
-                member=first.member,
-                member_name=first.member_name,
-                options=options,
-                game_options=game_options,
-                lang=lang,
-                setup=first.setup,
-                others=tuple(others),
-                start=True,
-            )
-            return await self._commit(
-                guild,
-                None,
-                action,
-                actor=actor.id,
-                at=at,
-                event_id=event_id,
-                source_line=source_line,
-                joining=joining,
-            )
+        return await self._opening(
+            guild,
+            engine.name,
+            actor,
+            at=at,
+            event_id=event_id,
+            source_line=source_line,
+            joining=joining,
+            member=first.member,
+            member_name=first.member_name,
+            options=options,
+            game_options=game_options,
+            lang=lang,
+            setup=first.setup,
+            others=tuple(others),
+            start=True,
+        )
 
     async def join(
         self,

@@ -10,12 +10,14 @@ applies each once, in time order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from data.group_commit import Stale
 from games.tables import lobby
 from games.tables.access import setup_text
 from games.tables.actions import (
@@ -35,7 +37,11 @@ from games.tables.registry import get_game
 
 MAX_DUE_STEPS = 10_000
 """More reminders and timeouts than this in one catch-up means a broken clock, not downtime."""
+MAX_REAPPLY = 5
+"""Times an action is applied again on the guild's tables read again, after its commit met rows
+another process wrote (``Stale``), before it is refused: only a store that keeps changing gets there."""
 SYSTEM = "system"
+log = logging.getLogger(__name__)
 
 
 # --- what the service needs of the store -----------------------------------------------------
@@ -347,13 +353,14 @@ class TableCore:
         source_line: int | None,
     ) -> TableOutcome:
         """The one path of every table action: dedupe, catch up the table's timers, build, commit."""
-        async with self._lock(guild):
+
+        async def attempt(earlier: list[TablePost]) -> TableOutcome:
             if await self._logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             found = await self.find(guild, table)
             if found is None:
                 return _error(TableError(f"there is no table `{table[:40]}`"))
-            earlier = await self._catch_up_locked(guild, found.name, at)
+            earlier += await self._catch_up_locked(guild, found.name, at)
             found = (await self._guild(guild)).get(found.name, found)
             try:
                 action = build(found)
@@ -364,6 +371,22 @@ class TableCore:
                 guild, found, action, actor=actor.id, at=at, event_id=event_id, source_line=source_line
             )
             return _with_earlier(outcome, earlier)
+
+        return await self._fresh(guild, attempt)
+
+    async def _fresh(self, guild: str, attempt: Callable[[list[TablePost]], Awaitable[TableOutcome]]) -> TableOutcome:
+        """``attempt`` under the guild's lock, tried again on the guild's tables read again while its
+        commit meets rows another process wrote since they were read (``Stale``: ``_commit`` forgot
+        them), at most ``MAX_REAPPLY`` times; then refused, nothing done. ``attempt`` adds the posts of
+        the scheduled work it applied on its way to its list: they stand whatever becomes of it."""
+        earlier: list[TablePost] = []
+        async with self._lock(guild):
+            for _ in range(MAX_REAPPLY):
+                try:
+                    return await attempt(earlier)
+                except Stale as exc:
+                    log.warning("guild %s: %s; applying the action again on what is stored now", guild, exc)
+        return _with_earlier(_error(framework_error(TableError, "error.changed_meanwhile")), earlier)
 
     async def _logged(self, guild: str, event_id: str) -> bool:
         return bool(event_id) and await self._store.has_event(guild, event_id)
@@ -399,24 +422,28 @@ class TableCore:
             except GameRuleError as exc:
                 failed = _error(exc, _language(table, action), actor)
                 return TableOutcome(table=table, posts=failed.posts, error=exc)
-            stored = await self._store.commit(
-                guild,
-                name=new.name,
-                game=new.game,
-                number=new.number,
-                status=new.status.value,
-                seed=new.seed,
-                seq=new.seq,
-                body=new.model_dump_json(),
-                opened_at=new.opened_at,
-                event_id=event_id or f"{new.name}:{new.seq}",
-                at=at,
-                actor=actor,
-                kind=action.kind,
-                action=ACTION_ADAPTER.dump_json(action).decode(),
-                source_line=source_line,
-                joined=tuple(sides),
-            )
+            try:
+                stored = await self._store.commit(
+                    guild,
+                    name=new.name,
+                    game=new.game,
+                    number=new.number,
+                    status=new.status.value,
+                    seed=new.seed,
+                    seq=new.seq,
+                    body=new.model_dump_json(),
+                    opened_at=new.opened_at,
+                    event_id=event_id or f"{new.name}:{new.seq}",
+                    at=at,
+                    actor=actor,
+                    kind=action.kind,
+                    action=ACTION_ADAPTER.dump_json(action).decode(),
+                    source_line=source_line,
+                    joined=tuple(sides),
+                )
+            except Stale:
+                self.forget(guild)  # another process wrote the guild's tables since they were read here
+                raise
         if not stored:
             return TableOutcome(table=table, duplicate=True)
         tables = await self._guild(guild)
@@ -452,6 +479,7 @@ class TableCore:
 
     async def _catch_up_locked(self, guild: str, only: str | None, now: datetime) -> list[TablePost]:
         posts: list[TablePost] = []
+        stale = 0
         for _ in range(MAX_DUE_STEPS):
             tables = await self._guild(guild)
             pending = sorted(
@@ -470,9 +498,16 @@ class TableCore:
             else:
                 action = ExpireLobby()
             event_id = f"due:{name}:{kind}:{key}:{at.isoformat()}"
-            outcome = await self._commit(
-                guild, tables[name], action, actor=SYSTEM, at=at, event_id=event_id, source_line=None
-            )
+            try:
+                outcome = await self._commit(
+                    guild, tables[name], action, actor=SYSTEM, at=at, event_id=event_id, source_line=None
+                )
+            except Stale as exc:  # the tables were forgotten: the next turn reads them again
+                stale += 1
+                if stale >= MAX_REAPPLY:
+                    raise
+                log.warning("guild %s: %s; catching up on its tables read again", guild, exc)
+                continue
             if not outcome.accepted:
                 break
             posts.extend(outcome.posts)
