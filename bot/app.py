@@ -50,7 +50,6 @@ from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of
 from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
-from games.nomic import commands as words
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import RuleError
@@ -618,14 +617,9 @@ class NomicBot(commands.Bot):
         if is_web_command(text):
             await present(ctx, context, None, await self.router.web_command(str(guild.id), context, text) or [])
             return
-        try:
-            action = words.parse(text, resolver(guild))
-        except RuleError as exc:
-            await present(ctx, context, None, [Post(error_text(exc), error=True)])
-            return
-        posts = await self.router.run(str(guild.id), context, action)
+        action, posts = await self.router.round_command(str(guild.id), context, text, resolver(guild))
         await present(ctx, context, action, posts)
-        if action.changes_state and posts and not posts[0].error:
+        if action is not None and action.changes_state and posts and not posts[0].error:
             await self.rearm(guild)  # its deadlines may come sooner (a vote, a notice's minute)
 
     async def on_message(self, message: discord.Message, /) -> None:

@@ -176,6 +176,12 @@ _SET_WEB_MODE = (
     "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at"
 )
+_REFUSED_SINCE = "SELECT event_id, at FROM refused_events WHERE guild_id = ? AND at >= ?"
+_REMEMBER_REFUSED = (
+    "INSERT INTO refused_events (guild_id, event_id, at, source_line) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, event_id) DO NOTHING"
+)
+_FORGET_REFUSED = "DELETE FROM refused_events WHERE guild_id = ? AND at < ?"
 _SET_META = "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _UPSERT_PROGRESS = (
     "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
@@ -704,10 +710,14 @@ class Store:
         actions: a process that lost the guild never overwrites its new holder's snapshot. A snapshot
         only spares replaying the log, so one not written (guild not held, or taken since: the fence is
         told, as for an action) is left out without an error."""
-        params = (guild, seq, at.isoformat(), body)
+        await self._write_held(guild, (_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)))
+
+    async def _write_held(self, guild: str, *statements: tuple[str, Sequence[object]]) -> None:
+        """Statements of a guild that only spare work or answers (a snapshot, a refusal), written while
+        this process holds the guild (``fence``); left out without an error when it does not."""
         fence = self.fence
         if fence is None:
-            await self._write((_UPSERT_SNAPSHOT, params))
+            await self._write(*statements)
             return
         epoch = fence.epoch(guild)
         if epoch is None:
@@ -717,9 +727,35 @@ class Store:
             if isinstance(outcome, FencedError):
                 fence.fenced(guild, epoch)
 
-        job = StatementJob([Stmt(_UPSERT_SNAPSHOT, params)], done=done, fence=(guild, epoch))
+        job = StatementJob([Stmt(sql, params) for sql, params in statements], done=done, fence=(guild, epoch))
         with contextlib.suppress(FencedError):
             await self.writer.write(job)
+
+    # -- commands refused, by their event (migration 0011) --
+
+    async def refused_events(self, guild: str, since: datetime) -> list[tuple[str, datetime]]:
+        """The event ids of the guild's commands refused at ``since`` or later, with when."""
+        async with self._conn.execute(_REFUSED_SINCE, (guild, since.isoformat())) as cur:
+            return [(str(r[0]), datetime.fromisoformat(str(r[1]))) for r in await cur.fetchall()]
+
+    async def remember_refused(
+        self, guild: str, event_id: str, *, at: datetime, source_line: int | None, forget_before: datetime
+    ) -> None:
+        """Record a refused command's event (once; a second time changes nothing) and forget those
+        refused before ``forget_before``, in one transaction committed before the refusal is answered."""
+        await self._write_held(
+            guild,
+            (_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
+            (_FORGET_REFUSED, (guild, forget_before.isoformat())),
+        )
+
+    async def last_refused_line(self, guild: str) -> int | None:
+        """The last scenario line whose command a replay on this file refused (its work is done)."""
+        async with self._conn.execute(
+            "SELECT MAX(source_line) FROM refused_events WHERE guild_id = ?", (guild,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
 
     # -- the Discord adapter's per-guild settings (migration 0002) --
 

@@ -9,14 +9,21 @@ characters), whatever the computer played at once.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from bot.refusals import KEEP
+from bot.router import Router
 from bot.sim.replay import ReplayResult, replay
 from bot.sim.world import read_line
+from data.store import Store
+from games.nomic.service import RoundService
 from games.tables import posts
+from scheduler.live import catch_up
+
+from .test_store import GUILD, ctx, resolve, start
 
 DISCORD_LIMIT = 2000
 SETUP = {"at": "2026-12-07T09:00:00Z", "type": "setup", "admins": ["mod"]}
@@ -82,3 +89,47 @@ def test_the_moves_of_a_seat_handed_to_the_computer_come_in_posts_of_one_message
     # everything still said, in order, and no line cut: the posts are the run's lines, grouped
     assert "\n".join(split) == "\n".join(e["content"] for e in whole if e["at"] == at)
     assert [e["content"] for e in thread if e["at"] != at] == [e["content"] for e in whole if e["at"] != at]
+
+
+# --- refusals remembered, on each engine ------------------------------------------------------------
+
+MONDAY = datetime(2026, 12, 7, 9, tzinfo=UTC)
+THURSDAY = datetime(2026, 12, 10, 9, tzinfo=UTC)
+
+
+async def _refused_generate_redelivered(db: str) -> None:
+    store = await Store.open(db)
+    try:
+        service = RoundService(store)
+        await start(service, MONDAY - timedelta(days=2))
+        router = Router(service)
+        assert not (await router.message(GUILD, ctx("alice", MONDAY, "msg:join"), "!join", resolve))[0].error
+        await catch_up(service, GUILD, MONDAY)
+        refused = await router.message(GUILD, ctx("alice", MONDAY, "msg:gen"), "!generate", resolve)
+        assert refused
+        assert refused[0].error, "no lots are generated in the auction phase"
+    finally:
+        await store.close()
+    store = await Store.open(db)  # a restart: nothing cached
+    try:
+        service = RoundService(store)
+        router = Router(service)
+        await catch_up(service, GUILD, THURSDAY)
+        lots = (await service.state(GUILD)).lots
+        again = await router.message(GUILD, ctx("alice", THURSDAY, "msg:gen"), "!generate", resolve)
+        assert again == [], "the refused event came again once it could be carried out: it changes nothing"
+        assert (await service.state(GUILD)).lots == lots
+        fresh = await router.message(GUILD, ctx("alice", THURSDAY, "msg:gen2"), "!generate", resolve)
+        assert not fresh[0].error, "a new message with the same words is carried out"
+        # a month on, a new refusal prunes the old ones: no redelivery comes that late
+        late = THURSDAY + KEEP + timedelta(days=1)
+        assert (await router.message(GUILD, ctx("bob", late, "msg:late"), "!generate", resolve))[0].error
+        kept = [event for event, _at in await store.refused_events(GUILD, datetime(2000, 1, 1, tzinfo=UTC))]
+        assert kept == ["msg:late"]
+        assert await store.last_refused_line(GUILD) is None
+    finally:
+        await store.close()
+
+
+def test_a_refusal_outlives_a_restart_and_a_month_later_is_forgotten(db_url: str) -> None:
+    asyncio.run(_refused_generate_redelivered(db_url))

@@ -101,7 +101,7 @@ class Acting(TableCore):
         if lobby_hours is not False:
             options = options.model_copy(update={"lobby_hours": lobby_hours})
         async with self._lock(guild):
-            if await self._logged(guild, event_id):
+            if await self.logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             number = await self._store.last_number(guild, engine.name) + 1
             name = f"{engine.name}-{number}"
@@ -154,7 +154,7 @@ class Acting(TableCore):
             options = options.model_copy(update={"turn_seconds": turn_seconds})
         first, *others = seats
         async with self._lock(guild):
-            if await self._logged(guild, event_id):
+            if await self.logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             number = await self._store.last_number(guild, engine.name) + 1
             name = f"{engine.name}-{number}"

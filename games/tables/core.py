@@ -339,7 +339,7 @@ class TableCore:
     ) -> TableOutcome:
         """The one path of every table action: dedupe, catch up the table's timers, build, commit."""
         async with self._lock(guild):
-            if await self._logged(guild, event_id):
+            if await self.logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             found = await self.find(guild, table)
             if found is None:
@@ -356,7 +356,8 @@ class TableCore:
             )
             return _with_earlier(outcome, earlier)
 
-    async def _logged(self, guild: str, event_id: str) -> bool:
+    async def logged(self, guild: str, event_id: str) -> bool:
+        """Whether a table's log holds an action of ``event_id``."""
         return bool(event_id) and await self._store.has_event(guild, event_id)
 
     async def _commit(

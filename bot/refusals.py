@@ -1,0 +1,81 @@
+"""Commands refused, remembered by their event, so a redelivery of one changes nothing.
+
+An accepted action's event id is in its store's log, whose unique key makes a redelivery a no-op.
+A refused command logs nothing, so without this a redelivery could be carried out once the command
+became valid (a bid refused before the auction, delivered again in it; a ``!join`` at a full table,
+delivered again once a seat is free) or answered with a second, different refusal. Every adapter's
+command goes through ``bot.router.Router``, which asks here first and tells what it refused.
+
+Each guild's refusals of the last ``KEEP`` are read once (on first use in this process, or after
+the guild was forgotten: another process acted for it) and then kept in memory, so asking costs
+nothing on the path of every command; a refusal's row commits before the refusal is answered. Rows
+older than ``KEEP`` are pruned as new ones are written: a redelivery comes within minutes (a
+gateway session resumed), at worst days (a process down over a weekend).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Protocol, runtime_checkable
+
+KEEP = timedelta(days=30)
+"""How long a refusal is remembered."""
+
+
+@runtime_checkable
+class RefusalStore(Protocol):
+    """Where refusals last (``data.store.Store``)."""
+
+    async def refused_events(self, guild: str, since: datetime) -> list[tuple[str, datetime]]: ...
+
+    async def remember_refused(
+        self, guild: str, event_id: str, *, at: datetime, source_line: int | None, forget_before: datetime
+    ) -> None: ...
+
+
+class Refusals:
+    """The refused events of every guild this process acts for."""
+
+    def __init__(self, store: RefusalStore | None, keep: timedelta = KEEP) -> None:
+        self._store = store
+        """None: refusals last as long as the process (a store that keeps none, e.g. a benchmark's)."""
+        self._keep = keep
+        self._guilds: dict[str, dict[str, datetime]] = {}
+        """Each guild's refused events (when refused), read from the store on first use."""
+        self._pruned: dict[str, int] = {}
+        """How many each guild kept after its last pruning in memory."""
+
+    async def seen(self, guild: str, event_id: str, at: datetime) -> bool:
+        """Whether ``event_id`` was refused before (``at``: now, which bounds what is worth reading)."""
+        refused = self._guilds.get(guild)
+        if refused is None:
+            refused = await self._read(guild, at)
+        return event_id in refused
+
+    async def remember(self, guild: str, event_id: str, at: datetime, source_line: int | None = None) -> None:
+        """Record a refusal; it is durable when this returns (a redelivery after a restart knows it too)."""
+        refused = self._guilds.get(guild)
+        if refused is None:
+            refused = await self._read(guild, at)
+        refused[event_id] = at
+        if len(refused) > 2 * self._pruned.get(guild, 0) + 64:
+            cutoff = at - self._keep
+            for old in [e for e, when in refused.items() if when < cutoff]:
+                del refused[old]
+            self._pruned[guild] = len(refused)
+        if self._store is not None:
+            await self._store.remember_refused(
+                guild, event_id, at=at, source_line=source_line, forget_before=at - self._keep
+            )
+
+    def forget(self, guild: str) -> None:
+        """Read the guild's refusals again on next use (another process may have refused commands meanwhile)."""
+        self._guilds.pop(guild, None)
+        self._pruned.pop(guild, None)
+
+    async def _read(self, guild: str, at: datetime) -> dict[str, datetime]:
+        found = await self._store.refused_events(guild, at - self._keep) if self._store is not None else []
+        refused = self._guilds.setdefault(guild, {})  # (read meanwhile by another command of the guild)
+        refused.update(found)
+        self._pruned[guild] = len(refused)
+        return refused
