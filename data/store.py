@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 import threading
@@ -34,6 +35,8 @@ from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, targ
 from data.group_commit import STORED, Behind, GroupCommit, Outcome, Written
 from data.ownership import Fence, FencedError
 from data.sqlite_writer import SqliteWriter
+
+log = logging.getLogger(__name__)
 
 _INSERT_ACTION = (
     "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -125,6 +128,16 @@ HELD_PER_MEMBER = 20
 
 KEEP = object()
 """``setup_change``: leave the moderator role as it is."""
+
+
+def _unwaited(written: asyncio.Future[Written]) -> None:
+    """The end of a write nobody waits for: a failure is logged (a fenced one is expected: another
+    process holds the guild now)."""
+    if written.cancelled():
+        return
+    error = written.exception()
+    if error is not None and not isinstance(error, FencedError):
+        log.warning("a refusal could not be recorded: %s", error)
 
 
 def _mod_log_params(guild: str, row: ModLogRow) -> tuple[str, str, str, str, str, str]:
@@ -713,23 +726,31 @@ class Store:
         await self._write_held(guild, (_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)))
 
     async def _write_held(self, guild: str, *statements: tuple[str, Sequence[object]]) -> None:
-        """Statements of a guild that only spare work or answers (a snapshot, a refusal), written while
-        this process holds the guild (``fence``); left out without an error when it does not."""
+        """Statements of a guild that only spare work (a snapshot), written while this process holds the
+        guild (``fence``); left out without an error when it does not."""
+        written = self._held(guild, statements)
+        if written is not None:
+            with contextlib.suppress(FencedError):
+                await written
+
+    def _held(
+        self, guild: str, statements: Sequence[tuple[str, Sequence[object]]]
+    ) -> asyncio.Future[Written] | None:
+        """``statements`` queued as one job, fenced by the guild's epoch when the store is fenced; None
+        (nothing queued) when this process does not hold the guild."""
         fence = self.fence
         if fence is None:
-            await self._write(*statements)
-            return
+            return self.writer.write(StatementJob([Stmt(sql, params) for sql, params in statements]))
         epoch = fence.epoch(guild)
         if epoch is None:
-            return
+            return None
 
         def done(outcome: Outcome) -> None:
             if isinstance(outcome, FencedError):
                 fence.fenced(guild, epoch)
 
         job = StatementJob([Stmt(sql, params) for sql, params in statements], done=done, fence=(guild, epoch))
-        with contextlib.suppress(FencedError):
-            await self.writer.write(job)
+        return self.writer.write(job)
 
     # -- commands refused, by their event (migration 0011) --
 
@@ -742,12 +763,20 @@ class Store:
         self, guild: str, event_id: str, *, at: datetime, source_line: int | None, forget_before: datetime
     ) -> None:
         """Record a refused command's event (once; a second time changes nothing) and forget those
-        refused before ``forget_before``, in one transaction committed before the refusal is answered."""
-        await self._write_held(
+        refused before ``forget_before``, in one transaction: the store's next, which is not waited for.
+
+        A refusal changes nothing, so it is not worth an answer held back for a commit: the row rides on
+        the next batch (a replay's mark that the refused line is finished comes after it in the queue).
+        """
+        written = self._held(
             guild,
-            (_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
-            (_FORGET_REFUSED, (guild, forget_before.isoformat())),
+            (
+                (_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
+                (_FORGET_REFUSED, (guild, forget_before.isoformat())),
+            ),
         )
+        if written is not None:
+            written.add_done_callback(_unwaited)
 
     async def last_refused_line(self, guild: str) -> int | None:
         """The last scenario line whose command a replay on this file refused (its work is done)."""

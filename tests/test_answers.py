@@ -124,6 +124,7 @@ async def _refused_generate_redelivered(db: str) -> None:
         # a month on, a new refusal prunes the old ones: no redelivery comes that late
         late = THURSDAY + KEEP + timedelta(days=1)
         assert (await router.message(GUILD, ctx("bob", late, "msg:late"), "!generate", resolve))[0].error
+        await store.writer.flush()  # a refusal's row rides on the next commit, not waited for
         kept = [event for event, _at in await store.refused_events(GUILD, datetime(2000, 1, 1, tzinfo=UTC))]
         assert kept == ["msg:late"]
         assert await store.last_refused_line(GUILD) is None
