@@ -9,9 +9,10 @@ command goes through ``bot.router.Router``, which asks here first and tells what
 Each guild's refusals of the last ``KEEP`` are read once (on first use in this process, or after
 the guild was forgotten: another process acted for it) and then kept in memory, so asking costs
 nothing on the path of every command. A refusal is in memory before it is answered and its row
-rides on the store's next commit, not waited for: a refusal changes nothing, so its answer is not
-held back for an fsync (a tenth of a busy week's commands are refused). Only a crash within that
-commit's few milliseconds forgets one, and Discord replays no event of a crashed process's session.
+rides on the store's next commit (within a second), not waited for: a refusal changes nothing, so
+its answer is not held back for an fsync, nor does it cost a commit of its own on a busy store (a
+tenth of a busy week's commands are refused). Only a crash within that second forgets one, and
+Discord replays no event of a crashed process's session.
 Rows older than ``KEEP`` are pruned as new ones are written: a redelivery comes within minutes (a
 gateway session resumed), at worst days (a process down over a weekend).
 """

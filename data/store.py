@@ -723,34 +723,22 @@ class Store:
         actions: a process that lost the guild never overwrites its new holder's snapshot. A snapshot
         only spares replaying the log, so one not written (guild not held, or taken since: the fence is
         told, as for an action) is left out without an error."""
-        await self._write_held(guild, (_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)))
-
-    async def _write_held(self, guild: str, *statements: tuple[str, Sequence[object]]) -> None:
-        """Statements of a guild that only spare work (a snapshot), written while this process holds the
-        guild (``fence``); left out without an error when it does not."""
-        written = self._held(guild, statements)
-        if written is not None:
-            with contextlib.suppress(FencedError):
-                await written
-
-    def _held(
-        self, guild: str, statements: Sequence[tuple[str, Sequence[object]]]
-    ) -> asyncio.Future[Written] | None:
-        """``statements`` queued as one job, fenced by the guild's epoch when the store is fenced; None
-        (nothing queued) when this process does not hold the guild."""
+        params = (guild, seq, at.isoformat(), body)
         fence = self.fence
         if fence is None:
-            return self.writer.write(StatementJob([Stmt(sql, params) for sql, params in statements]))
+            await self._write((_UPSERT_SNAPSHOT, params))
+            return
         epoch = fence.epoch(guild)
         if epoch is None:
-            return None
+            return
 
         def done(outcome: Outcome) -> None:
             if isinstance(outcome, FencedError):
                 fence.fenced(guild, epoch)
 
-        job = StatementJob([Stmt(sql, params) for sql, params in statements], done=done, fence=(guild, epoch))
-        return self.writer.write(job)
+        job = StatementJob([Stmt(_UPSERT_SNAPSHOT, params)], done=done, fence=(guild, epoch))
+        with contextlib.suppress(FencedError):
+            await self.writer.write(job)
 
     # -- commands refused, by their event (migration 0011) --
 
@@ -763,20 +751,22 @@ class Store:
         self, guild: str, event_id: str, *, at: datetime, source_line: int | None, forget_before: datetime
     ) -> None:
         """Record a refused command's event (once; a second time changes nothing) and forget those
-        refused before ``forget_before``, in one transaction: the store's next, which is not waited for.
+        refused before ``forget_before``, in one transaction: the next one of the store's writer, not
+        waited for and not started for it (``GroupCommit.later``).
 
-        A refusal changes nothing, so it is not worth an answer held back for a commit: the row rides on
-        the next batch (a replay's mark that the refused line is finished comes after it in the queue).
+        A refusal changes nothing, so its answer is not held back for a commit, and on a busy store its
+        row costs no commit of its own. (A replay's mark that the refused line is finished comes after
+        it in the queue.) On a shared database it is written only while this process holds the guild.
         """
-        written = self._held(
-            guild,
-            (
-                (_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
-                (_FORGET_REFUSED, (guild, forget_before.isoformat())),
-            ),
-        )
-        if written is not None:
-            written.add_done_callback(_unwaited)
+        epoch = self.fence.epoch(guild) if self.fence is not None else None
+        if self.fence is not None and epoch is None:
+            return  # another process acts for the guild now
+        statements = [
+            Stmt(_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
+            Stmt(_FORGET_REFUSED, (guild, forget_before.isoformat())),
+        ]
+        job = StatementJob(statements, fence=(guild, epoch) if epoch is not None else None)
+        self.writer.later(job).add_done_callback(_unwaited)
 
     async def last_refused_line(self, guild: str) -> int | None:
         """The last scenario line whose command a replay on this file refused (its work is done)."""

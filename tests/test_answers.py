@@ -18,11 +18,14 @@ from bot.refusals import KEEP
 from bot.router import Router
 from bot.sim.replay import ReplayResult, replay
 from bot.sim.world import read_line
+from data import group_commit
+from data.group_commit import GroupCommit, Written
 from data.store import Store
 from games.nomic.service import RoundService
 from games.tables import posts
 from scheduler.live import catch_up
 
+from .test_group_commit import Engine, Job, turn
 from .test_store import GUILD, ctx, resolve, start
 
 DISCORD_LIMIT = 2000
@@ -134,3 +137,39 @@ async def _refused_generate_redelivered(db: str) -> None:
 
 def test_a_refusal_outlives_a_restart_and_a_month_later_is_forgotten(db_url: str) -> None:
     asyncio.run(_refused_generate_redelivered(db_url))
+
+
+# --- a refusal's row costs no commit of its own ----------------------------------------------------
+
+
+async def test_a_job_for_later_rides_on_the_next_write_or_a_flush() -> None:
+    engine = Engine()
+    writer: GroupCommit[Job] = GroupCommit(engine)
+    refused = writer.later(Job("r1"))
+    await turn()
+    assert engine.batches == [], "no transaction is started for it"
+    action = writer.write(Job("a1", "a"))
+    assert engine.batches == [["r1", "a1"]], "it rides on the next write's transaction"
+    engine.finish()
+    await turn()
+    assert refused.result() is Written.STORED
+    assert action.result() is Written.STORED
+    again = writer.later(Job("r2"))
+    flushing = asyncio.ensure_future(writer.flush())
+    await turn()
+    assert engine.batches[-1] == ["r2"], "a flush (and a close) writes it"
+    engine.finish()
+    await flushing
+    assert again.result() is Written.STORED
+
+
+async def test_a_job_for_later_alone_gets_a_transaction_of_its_own_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(group_commit, "LATER_SECONDS", 0)
+    engine = Engine()
+    writer: GroupCommit[Job] = GroupCommit(engine)
+    refused = writer.later(Job("r1"))
+    await turn()
+    assert engine.batches == [["r1"]]
+    engine.finish()
+    await turn()
+    assert refused.result() is Written.STORED
