@@ -49,6 +49,12 @@ class Refusals:
         self._pruned: dict[str, int] = {}
         """How many each guild kept after its last pruning in memory."""
 
+    def known(self, guild: str, event_id: str) -> bool | None:
+        """Whether ``event_id`` was refused before, when the guild's refusals are read already (None:
+        not yet, ask ``seen``)."""
+        refused = self._guilds.get(guild)
+        return None if refused is None else event_id in refused
+
     async def seen(self, guild: str, event_id: str, at: datetime) -> bool:
         """Whether ``event_id`` was refused before (``at``: now, which bounds what is worth reading)."""
         refused = self._guilds.get(guild)

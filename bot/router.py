@@ -331,8 +331,10 @@ class Router:
         and is not answered again, even if it could be carried out now. (A command's entry may pass it on
         to another's, ``message`` to ``run``: the refusal is remembered once.)"""
         event = ctx.event_id
-        if event and await self.refusals.seen(guild, event, ctx.at):
-            return []
+        if event:
+            refused = self.refusals.known(guild, event)  # (without a coroutine on the path of every command)
+            if refused or (refused is None and await self.refusals.seen(guild, event, ctx.at)):
+                return []
         posts = await answer()
         if not posts or not event or not any(p.error for p in posts):
             return posts
@@ -407,26 +409,10 @@ class Router:
 
         ``thread``: where the message was typed when that may be a thread game's table (the thread's
         name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
-        ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
-        A command refused before is not carried out nor answered when it comes again.
+        ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round. Each
+        way is a command's entry of its own (``table_command``, ``run``...): a command refused before is
+        not carried out nor answered when it comes again.
         """
-        line = source_line
-        posts = await self._once(
-            guild, ctx, line, lambda: self._message(guild, ctx, content, resolve, message_id, line, thread, dm)
-        )
-        return posts or []
-
-    async def _message(  # noqa: PLR0917 (``message``'s own arguments)
-        self,
-        guild: str,
-        ctx: Context,
-        content: str,
-        resolve: commands.MemberResolver,
-        message_id: str | None,
-        source_line: int | None,
-        thread: str | None,
-        dm: bool,
-    ) -> list[Post]:
         if dm:
             # a DM to the bot is for the tables (a secret move names its table) or the card library (a
             # draft typed where nobody else reads it); answers stay private
