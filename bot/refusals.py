@@ -62,18 +62,25 @@ class Refusals:
             refused = await self._read(guild, at)
         return event_id in refused
 
-    async def remember(self, guild: str, event_id: str, at: datetime, source_line: int | None = None) -> None:
-        """Record a refusal: this process knows it at once, the store with its next commit (a redelivery
-        after a restart, or to the process that takes the guild over, knows it too)."""
+    async def claim(self, guild: str, event_id: str, at: datetime) -> bool:
+        """Note a refusal in this process, before anything is awaited; False when it was noted already
+        (the same event delivered twice at once: the other delivery answers it)."""
         refused = self._guilds.get(guild)
         if refused is None:
             refused = await self._read(guild, at)
+        if event_id in refused:
+            return False
         refused[event_id] = at
         if len(refused) > 2 * self._pruned.get(guild, 0) + 64:
             cutoff = at - self._keep
             for old in [e for e, when in refused.items() if when < cutoff]:
                 del refused[old]
             self._pruned[guild] = len(refused)
+        return True
+
+    async def keep(self, guild: str, event_id: str, at: datetime, source_line: int | None = None) -> None:
+        """Write a claimed refusal to the store, with its next commit (a redelivery after a restart, or to
+        the process that takes the guild over, knows it too)."""
         if self._store is not None:
             await self._store.remember_refused(
                 guild, event_id, at=at, source_line=source_line, forget_before=at - self._keep

@@ -328,8 +328,8 @@ class Router:
         self, guild: str, ctx: Context, source_line: int | None, answer: Callable[[], Awaitable[list[Post] | None]]
     ) -> list[Post] | None:
         """A command's ``answer``, unless its event was refused before: delivered again, it changes nothing
-        and is not answered again, even if it could be carried out now. (A command's entry may pass it on
-        to another's, ``message`` to ``run``: the refusal is remembered once.)"""
+        and is not answered again, even if it could be carried out now. Every entry of a command
+        (``run``, ``round_command``, ``table_command``...) answers through here, once per command."""
         event = ctx.event_id
         if event:
             refused = self.refusals.known(guild, event)  # (without a coroutine on the path of every command)
@@ -338,13 +338,13 @@ class Router:
         posts = await answer()
         if not posts or not event or not any(p.error for p in posts):
             return posts
-        if await self.refusals.seen(guild, event, ctx.at):
-            return posts  # remembered by the entry it was passed on to
+        if not await self.refusals.claim(guild, event, ctx.at):
+            return []  # the same event delivered twice at once: the other delivery answers it
         if await self._logged(guild, event):
             # a refusal of an event a store logged already: that event delivered again, refused by the
             # state it made (``!challenge accept`` once accepted); it was answered the first time
             return []
-        await self.refusals.remember(guild, event, ctx.at, source_line)
+        await self.refusals.keep(guild, event, ctx.at, source_line)
         return posts
 
     async def _logged(self, guild: str, event: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,6 +138,21 @@ async def _refused_generate_redelivered(db: str) -> None:
 
 def test_a_refusal_outlives_a_restart_and_a_month_later_is_forgotten(db_url: str) -> None:
     asyncio.run(_refused_generate_redelivered(db_url))
+
+
+async def test_a_refused_command_delivered_twice_at_once_is_answered_once(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "twice.db")
+    try:
+        service = RoundService(store)
+        await start(service, MONDAY - timedelta(days=2))
+        router = Router(service)
+        await router.message(GUILD, ctx("alice", MONDAY, "msg:join"), "!join", resolve)
+        await catch_up(service, GUILD, MONDAY)
+        refused = ctx("alice", MONDAY, "msg:gen")
+        both = await asyncio.gather(*(router.message(GUILD, refused, "!generate", resolve) for _ in range(2)))
+        assert sorted(len(posts) for posts in both) == [0, 1], both
+    finally:
+        await store.close()
 
 
 # --- a refusal's row costs no commit of its own ----------------------------------------------------
