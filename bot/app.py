@@ -633,14 +633,9 @@ class NomicBot(commands.Bot):
         if is_web_command(text):
             await present(ctx, context, None, await self.router.web_command(str(guild.id), context, text) or [])
             return
-        try:
-            action = words.parse(text, resolver(guild))
-        except RuleError as exc:
-            await present(ctx, context, None, [Post(error_text(exc), error=True)])
-            return
-        posts = await self.router.run(str(guild.id), context, action)
+        action, posts = await self.router.round_command(str(guild.id), context, text, resolver(guild))
         await present(ctx, context, action, posts)
-        if action.changes_state and posts and not posts[0].error:
+        if action is not None and action.changes_state and posts and not posts[0].error:
             await self.rearm(guild)  # its deadlines may come sooner (a vote, a notice's minute)
 
     async def on_message(self, message: discord.Message, /) -> None:

@@ -7,10 +7,11 @@ command gets the same checks and the same words wherever it was typed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from bot.refusals import Refusals, RefusalStore
 from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
@@ -238,6 +239,7 @@ class Router:
         tables: TableService | None = None,
         library: LibraryService | None = None,
         web: WebDesk | None = None,
+        refusals: Refusals | None = None,
     ) -> None:
         self.service = service
         self.tables = tables
@@ -250,11 +252,17 @@ class Router:
         """Challenges between members' decks, and the battles' kitties (``!challenge``)."""
         if self.arena is not None and tables is not None:
             tables.keep_ends(self.arena.ending)
+        if refusals is None:
+            store = service.store
+            refusals = Refusals(store if isinstance(store, RefusalStore) else None)
+        self.refusals = refusals
+        """Commands refused, by event: a redelivery of one is not carried out, nor answered again."""
 
     def forget(self, guild: str) -> None:
         """Drop every cached state of the guild: another process acts for it now (its lock went away),
         so whatever this process knew of it may be stale; the next use reads the store again."""
         self.service.forget(guild)
+        self.refusals.forget(guild)
         if self.tables is not None:
             self.tables.forget(guild)
         if self.library is not None:
@@ -324,6 +332,39 @@ class Router:
             due.append(side)
         return min(due) if due else None
 
+    # -- a command's answer, once --
+
+    async def _once(
+        self, guild: str, ctx: Context, source_line: int | None, answer: Callable[[], Awaitable[list[Post] | None]]
+    ) -> list[Post] | None:
+        """A command's ``answer``, unless its event was refused before: delivered again, it changes nothing
+        and is not answered again, even if it could be carried out now. Every entry of a command
+        (``run``, ``round_command``, ``table_command``...) answers through here, once per command."""
+        event = ctx.event_id
+        if event:
+            refused = self.refusals.known(guild, event)  # (without a coroutine on the path of every command)
+            if refused or (refused is None and await self.refusals.seen(guild, event, ctx.at)):
+                return []
+        posts = await answer()
+        if not posts or not event or not any(p.error for p in posts):
+            return posts
+        if not await self.refusals.claim(guild, event, ctx.at):
+            return []  # the same event delivered twice at once: the other delivery answers it
+        if await self._logged(guild, event):
+            # a refusal of an event a store logged already: that event delivered again, refused by the
+            # state it made (``!challenge accept`` once accepted); it was answered the first time
+            return []
+        await self.refusals.keep(guild, event, ctx.at, source_line)
+        return posts
+
+    async def _logged(self, guild: str, event: str) -> bool:
+        """Whether any store (the round's, the tables', the card library's) logged an action of ``event``."""
+        if await self.service.logged(guild, event):
+            return True
+        if self.tables is not None and await self.tables.logged(guild, event):
+            return True
+        return self.library is not None and await self.library.logged(guild, event)
+
     async def library_command(
         self,
         guild: str,
@@ -334,23 +375,33 @@ class Router:
         source_line: int | None = None,
     ) -> list[Post] | None:
         """A ``!card`` or ``!guild`` command, answered by the card library; None when it is not one."""
-        if self.library is None or not is_library_command(content):
+        library = self.library
+        if library is None or not is_library_command(content):
             return None
-        outcome = await self.library.command(guild, ctx, content, resolve, source_line=source_line)
-        if outcome.duplicate:
-            return []
-        if outcome.error is not None:
-            return [Post(error_text(outcome.error), error=True, private=outcome.private)]
-        return [library_post(note) for note in outcome.notes]
+
+        async def answer() -> list[Post]:
+            outcome = await library.command(guild, ctx, content, resolve, source_line=source_line)
+            if outcome.duplicate:
+                return []
+            if outcome.error is not None:
+                return [Post(error_text(outcome.error), error=True, private=outcome.private)]
+            return [library_post(note) for note in outcome.notes]
+
+        return await self._once(guild, ctx, source_line, answer)
 
     async def web_command(self, guild: str, ctx: Context, content: str) -> list[Post] | None:
         """``!web`` (the link to the round's record) or ``!admin web on|hidden|off``; None when it is neither."""
-        if self.web is None or not is_web_command(content):
+        web = self.web
+        if web is None or not is_web_command(content):
             return None
-        try:
-            return [Post(await self.web.answer(guild, ctx, content))]
-        except RuleError as exc:
-            return [Post(error_text(exc), error=True)]
+
+        async def answer() -> list[Post]:
+            try:
+                return [Post(await web.answer(guild, ctx, content))]
+            except RuleError as exc:
+                return [Post(error_text(exc), error=True)]
+
+        return await self._once(guild, ctx, None, answer)
 
     async def message(
         self,
@@ -368,7 +419,9 @@ class Router:
 
         ``thread``: where the message was typed when that may be a thread game's table (the thread's
         name in the simulator, its id on Discord). Commands there go to the table; ``!play``,
-        ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round.
+        ``!games`` and ``!rules GAME`` go to the tables anywhere; everything else to the round. Each
+        way is a command's entry of its own (``table_command``, ``run``...): a command refused before is
+        not carried out nor answered when it comes again.
         """
         if dm:
             # a DM to the bot is for the tables (a secret move names its table) or the card library (a
@@ -384,11 +437,11 @@ class Router:
             if commands.command_word(content) == "bid":
                 # a sealed bid sent by DM: the round's (whose rules refuse it when bids are open)
                 private = ctx.model_copy(update={"private": True})
-                return await self.round_command(guild, private, content, resolve, source_line=source_line)
+                return (await self.round_command(guild, private, content, resolve, source_line=source_line))[1]
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
         if commands.is_import(content):  # a whole document, longer than the tables take
-            return await self.round_command(guild, ctx, content, resolve, source_line=source_line)
+            return (await self.round_command(guild, ctx, content, resolve, source_line=source_line))[1]
         web_posts = await self.web_command(guild, ctx, content)
         if web_posts is not None:
             return web_posts
@@ -411,7 +464,7 @@ class Router:
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
-        return await self.round_command(guild, ctx, content, resolve, source_line=source_line)
+        return (await self.round_command(guild, ctx, content, resolve, source_line=source_line))[1]
 
     async def round_command(
         self,
@@ -421,14 +474,22 @@ class Router:
         resolve: commands.MemberResolver,
         *,
         source_line: int | None = None,
-    ) -> list[Post]:
-        """A command of the round, read by the grammar and carried out."""
-        state = await self.service.state(guild)
-        try:
-            action = commands.parse(content, resolve, lambda: known_item_names(state) if state is not None else ())
-        except RuleError as exc:
-            return [Post(error_text(exc), error=True, private=ctx.private)]
-        return await self.run(guild, ctx, action, source_line=source_line)
+    ) -> tuple[Action | None, list[Post]]:
+        """A command of the round, read and carried out; with the action read (None: it could not be read)."""
+        read: list[Action] = []
+
+        async def answer() -> list[Post]:
+            state = await self.service.state(guild)
+            try:
+                read.append(
+                    commands.parse(content, resolve, lambda: known_item_names(state) if state is not None else ())
+                )
+            except RuleError as exc:
+                return [Post(error_text(exc), error=True, private=ctx.private)]
+            return await self._run(guild, ctx, read[0], source_line=source_line)
+
+        posts = await self._once(guild, ctx, source_line, answer)
+        return (read[0] if read else None), posts or []
 
     async def bids_sealed(self, guild: str) -> bool:
         """Whether the auction running takes sealed bids (every answer to a bid is then its bidder's alone)."""
@@ -465,31 +526,38 @@ class Router:
         itself (a button or a choice of its moves menu). ``private``: only the member saw the command
         (a slash command, a button, a menu), so a secret move is accepted; ``dm``: a DM to the bot.
         """
-        if self.tables is None:
+        tables = self.tables
+        if tables is None:
             return None
         if not dm and not commands.is_command(content):
             if thread is None or private:
                 return None
             # talk in a table's thread: a secret move typed without the prefix is still removed
-            screened = await self.tables.screen(guild, content, thread=thread, at=ctx.at)
+            screened = await tables.screen(guild, content, thread=thread, at=ctx.at)
             return None if screened is None else [table_post(p) for p in screened]
         if self.arena is not None and not dm and is_challenge_command(content):
-            return await self._challenge(guild, ctx, content, resolve, source_line)
+            return await self._once(
+                guild, ctx, source_line, lambda: self._challenge(guild, ctx, content, resolve, source_line)
+            )
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
-        table_posts = await self.tables.command(
-            guild,
-            actor,
-            content,
-            at=ctx.at,
-            event_id=ctx.event_id,
-            thread=thread,
-            source_line=source_line,
-            defer=ROUND_WORDS_IN_THREADS,
-            members=resolve,
-            private=private or dm,
-            dm=dm,
-        )
-        return None if table_posts is None else [table_post(p) for p in table_posts]
+
+        async def answer() -> list[Post] | None:
+            table_posts = await tables.command(
+                guild,
+                actor,
+                content,
+                at=ctx.at,
+                event_id=ctx.event_id,
+                thread=thread,
+                source_line=source_line,
+                defer=ROUND_WORDS_IN_THREADS,
+                members=resolve,
+                private=private or dm,
+                dm=dm,
+            )
+            return None if table_posts is None else [table_post(p) for p in table_posts]
+
+        return await self._once(guild, ctx, source_line, answer)
 
     async def left_tables(self, guild: str, ctx: Context, *, source_line: int | None = None) -> list[Post]:
         """A member left the server: their seats at the tables pass to the AI (a lobby's seat goes)."""
@@ -523,6 +591,11 @@ class Router:
 
     async def run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         """Answer a query from the state, or carry out an action through the service."""
+        line = source_line
+        posts = await self._once(guild, ctx, line, lambda: self._run(guild, ctx, action, source_line=line))
+        return posts or []
+
+    async def _run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         copies_line = ""
         secret = isinstance(action, PlaceBid) and await self.bids_sealed(guild)
         try:

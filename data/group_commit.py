@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000
 """Jobs in one transaction at most: a bound on one commit's size, far above any burst's batch."""
+LATER_SECONDS = 1.0
+"""How long a job queued by ``GroupCommit.later`` waits for another write to ride on."""
 
 
 class Written(Enum):
@@ -144,6 +146,8 @@ class GroupCommit(Generic[J]):
         """A batch is being written."""
         self._idle_waiters: list[asyncio.Future[None]] = []
         self._closed = False
+        self._later: asyncio.TimerHandle | None = None
+        """Set while jobs queued by ``later`` wait for a transaction to ride on."""
         self.batches = 0
         """Transactions committed (or failed) so far."""
         self.jobs = 0
@@ -179,7 +183,7 @@ class GroupCommit(Generic[J]):
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Written] = loop.create_future()
-        if self._busy or self._closing is not None:
+        if self._busy or self._closing is not None or self._queue:
             self._queue.append((job, future))
             if not self._busy:
                 self._start()
@@ -194,8 +198,28 @@ class GroupCommit(Generic[J]):
             queued()
         return future
 
+    def later(self, job: J) -> asyncio.Future[Written]:
+        """Queue ``job`` for the next transaction without starting one for it: it rides on the next
+        write's (or, when none comes within ``LATER_SECONDS``, on one of its own). For rows nobody
+        waits for, so they cost no commit of their own on a busy store (a refused command's event)."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Written] = loop.create_future()
+        self._queue.append((job, future))
+        if not self._busy and self._later is None:
+            self._later = loop.call_later(LATER_SECONDS, self._start_later)
+        return future
+
+    def _start_later(self) -> None:
+        self._later = None
+        if not self._busy and self._queue:
+            self._start()
+
     async def flush(self) -> None:
         """Wait until every job queued so far is settled."""
+        if not self._busy and self._queue:
+            self._start()  # jobs queued to ride on a later transaction: now
         while self._busy or self._queue:
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._idle_waiters.append(waiter)
@@ -207,6 +231,9 @@ class GroupCommit(Generic[J]):
         try:
             await self.flush()
         finally:
+            if self._later is not None:
+                self._later.cancel()
+                self._later = None
             await self._conn.close()
 
     def _start(self) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 import threading
@@ -34,6 +35,8 @@ from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, targ
 from data.group_commit import STORED, Behind, GroupCommit, Outcome, Written
 from data.ownership import Fence, FencedError, fenced_insert
 from data.sqlite_writer import SqliteWriter
+
+log = logging.getLogger(__name__)
 
 _INSERT_ACTION = (
     "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
@@ -127,6 +130,16 @@ KEEP = object()
 """``setup_change``: leave the moderator role as it is."""
 
 
+def _unwaited(written: asyncio.Future[Written]) -> None:
+    """The end of a write nobody waits for: a failure is logged (a fenced one is expected: another
+    process holds the guild now)."""
+    if written.cancelled():
+        return
+    error = written.exception()
+    if error is not None and not isinstance(error, FencedError):
+        log.warning("a refusal could not be recorded: %s", error)
+
+
 def _mod_log_params(guild: str, row: ModLogRow) -> tuple[str, str, str, str, str, str]:
     return (guild, row.at.isoformat(), row.moderator, row.name, row.kind, row.what)
 
@@ -176,6 +189,12 @@ _SET_WEB_MODE = (
     "INSERT INTO guild_settings (guild_id, web, updated_at) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id) DO UPDATE SET web = excluded.web, updated_at = excluded.updated_at"
 )
+_REFUSED_SINCE = "SELECT event_id, at FROM refused_events WHERE guild_id = ? AND at >= ?"
+_REMEMBER_REFUSED = (
+    "INSERT INTO refused_events (guild_id, event_id, at, source_line) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, event_id) DO NOTHING"
+)
+_FORGET_REFUSED = "DELETE FROM refused_events WHERE guild_id = ? AND at < ?"
 _SET_META = "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 _UPSERT_PROGRESS = (
     "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
@@ -756,6 +775,42 @@ class Store:
         told, as for an action) is left out without an error."""
         with contextlib.suppress(FencedError):
             await self._write((_UPSERT_SNAPSHOT, (guild, seq, at.isoformat(), body)), guild=guild)
+
+    # -- commands refused, by their event (migration 0011) --
+
+    async def refused_events(self, guild: str, since: datetime) -> list[tuple[str, datetime]]:
+        """The event ids of the guild's commands refused at ``since`` or later, with when."""
+        async with self._conn.execute(_REFUSED_SINCE, (guild, since.isoformat())) as cur:
+            return [(str(r[0]), datetime.fromisoformat(str(r[1]))) for r in await cur.fetchall()]
+
+    async def remember_refused(
+        self, guild: str, event_id: str, *, at: datetime, source_line: int | None, forget_before: datetime
+    ) -> None:
+        """Record a refused command's event (once; a second time changes nothing) and forget those
+        refused before ``forget_before``, in one transaction: the next one of the store's writer, not
+        waited for and not started for it (``GroupCommit.later``).
+
+        A refusal changes nothing, so its answer is not held back for a commit, and on a busy store its
+        row costs no commit of its own. (A replay's mark that the refused line is finished comes after
+        it in the queue.) On a shared database it is written only while this process holds the guild.
+        """
+        epoch = self.fence.epoch(guild) if self.fence is not None else None
+        if self.fence is not None and epoch is None:
+            return  # another process acts for the guild now
+        statements = [
+            Stmt(_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
+            Stmt(_FORGET_REFUSED, (guild, forget_before.isoformat())),
+        ]
+        job = StatementJob(statements, fence=(guild, epoch) if epoch is not None else None)
+        self.writer.later(job).add_done_callback(_unwaited)
+
+    async def last_refused_line(self, guild: str) -> int | None:
+        """The last scenario line whose command a replay on this file refused (its work is done)."""
+        async with self._conn.execute(
+            "SELECT MAX(source_line) FROM refused_events WHERE guild_id = ?", (guild,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
 
     # -- the Discord adapter's per-guild settings (migration 0002) --
 

@@ -2,7 +2,8 @@
 
 ``export_guild`` reads every row the bot keeps for one guild (its round: seed, action log,
 snapshot, archive; its settings and channels; its thread games and their logs; its card library;
-the moderators' log and held notices; a replay's progress) into a document that names each
+the moderators' log and held notices; a replay's progress; the commands it refused, so a
+redelivery after the move is not carried out either) into a document that names each
 table's columns, so it reads the same whatever the engine it came from. ``import_guild`` writes
 such a document in one transaction (all of it or nothing) and refuses a guild the target already
 holds unless told to replace it. ``migrate`` moves every guild (and the bot's own facts, e.g. the
@@ -113,6 +114,13 @@ GUILD_TABLES: tuple[GuildTable, ...] = (
     GuildTable("mod_log", ("guild_id", "at:time", "moderator", "moderator_name", "kind", "what"), "id"),
     GuildTable("held_notices", ("guild_id", "member_id", "at:time", "text"), "id"),
     GuildTable("replay_progress", ("guild_id", "line:int"), "guild_id", ((),)),
+    GuildTable(
+        "refused_events",
+        ("guild_id", "event_id", "at:time", "source_line:int?"),
+        "at, event_id",
+        (("event_id",),),
+        since=11,
+    ),
 )
 
 

@@ -54,6 +54,7 @@ WRITES: dict[type, tuple[str, ...]] = {
         "add_mod_log",
         "hold_notice",
         "drop_held",
+        "remember_refused",
     ),
     TableStore: ("commit", "attach_thread"),
 }
@@ -77,6 +78,8 @@ READS: dict[type, tuple[str, ...]] = {
         "mod_log",
         "mod_log_count",
         "held_notices",
+        "refused_events",
+        "last_refused_line",
     ),
     TableStore: (
         "open",
@@ -147,7 +150,7 @@ def faults(survive: int | None = None, *, db: Path | None = None, images: Path |
 
 
 def _rows(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
-    """The durable record of what happened: both action logs, row by row (on either engine)."""
+    """The durable record of what happened: both action logs and the refusals, row by row (on either engine)."""
     return {
         "actions": rows(
             str(db),
@@ -157,6 +160,9 @@ def _rows(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
             str(db),
             "SELECT guild_id, table_name, seq, event_id, at, actor, kind, body, source_line FROM table_actions"
             " ORDER BY guild_id, table_name, seq",
+        ),
+        "refused_events": rows(
+            str(db), "SELECT guild_id, event_id, at, source_line FROM refused_events ORDER BY guild_id, event_id"
         ),
     }
 

@@ -106,10 +106,11 @@ async def resume_after(
 ) -> int | None:
     """The last line an earlier run on this file finished (None: start from the first line).
 
-    The recorded progress says it exactly; the lines that logged an action are taken into account
-    too, for files written before progress was recorded (a logged line's work is done).
+    The recorded progress says it exactly; the lines that logged an action or a refusal are taken
+    into account too (a logged line's work is done), for files written before progress was recorded
+    and for a line refused just before the run stopped.
     """
-    done = [await store.finished_line(GUILD), await store.last_source_line(GUILD)]
+    done = [await store.finished_line(GUILD), await store.last_source_line(GUILD), await store.last_refused_line(GUILD)]
     if table_store is not None:
         done.append(await table_store.last_source_line(GUILD))
     if library_store is not None:

@@ -88,6 +88,7 @@ async def resume_point(stores: Stores, guild: str) -> int | None:
     done = [
         await stores.round.finished_line(guild),
         await stores.round.last_source_line(guild),
+        await stores.round.last_refused_line(guild),
         await stores.tables.last_source_line(guild),
         await stores.cards.last_source_line(guild),
     ]

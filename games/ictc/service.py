@@ -201,6 +201,10 @@ class LibraryService:
         self._stored[guild] = stored is not None
         return state
 
+    async def logged(self, guild: str, event_id: str) -> bool:
+        """Whether the library's log holds an action of ``event_id``."""
+        return bool(event_id) and await self._store.has_event(guild, event_id)
+
     def forget(self, guild: str) -> None:
         self._states.pop(guild, None)
         self._stored.pop(guild, None)

@@ -318,6 +318,11 @@ class RoundService:
         self._snapshot_seq: dict[str, int] = {}
         """The seq of each cached guild's latest stored snapshot."""
 
+    @property
+    def store(self) -> ActionStore:
+        """Where the round's actions are kept (the database other stores may share)."""
+        return self._store
+
     def _lock(self, guild: str) -> asyncio.Lock:
         lock = self._locks.get(guild)
         if lock is None:  # a lock made only for a guild that has none yet, not for every action
@@ -420,6 +425,9 @@ class RoundService:
                         return Outcome(duplicate=True)
                     return Outcome(error=exc)
                 if step.state is state:
+                    # nothing to change: a redelivered event (``!notify outbid on`` twice) says nothing new
+                    if await self._logged(guild, event):
+                        return Outcome(duplicate=True)
                     return Outcome(events=step.events)
                 noted = modlog.entry(ctx, action, step.events)
                 mod_log = () if noted is None else (noted,)
@@ -434,6 +442,10 @@ class RoundService:
                 if watch is None or not watch.released:
                     lock.release()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def logged(self, guild: str, event_id: str) -> bool:
+        """Whether the guild's log holds (or is committing) an action of ``event_id``."""
+        return await self._logged(guild, event_id)
 
     async def _logged(self, guild: str, event_id: str) -> bool:
         if not event_id:

@@ -133,7 +133,7 @@ class Acting(TableCore):
         one the store holds (read again when another process opened one meanwhile)."""
 
         async def attempt(_: list[TablePost]) -> TableOutcome:
-            if await self._logged(guild, event_id):
+            if await self.logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             number = await self._store.last_number(guild, game) + 1
             name = f"{game}-{number}"

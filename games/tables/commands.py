@@ -126,6 +126,14 @@ def _private(posts: list[TablePost]) -> list[TablePost]:
     ]
 
 
+def _answers(post: TablePost, member: str) -> bool:
+    """Whether ``post`` reaches ``member`` as an answer: what other members alone are told (a card the
+    computer hands them as the command starts the game) is not."""
+    if post.to:
+        return member in post.to
+    return post.private or post.error or post.table is None
+
+
 class CommandPath(Acting):
     """The text commands of the tables, on top of the service's calls."""
 
@@ -260,7 +268,7 @@ class CommandPath(Acting):
             )
         except GameRuleError as exc:
             return [refusal(exc, table.lang, actor.id)]
-        if posts and not any(p.private or p.error or p.table is None or actor.id in p.to for p in posts):
+        if posts and not any(_answers(p, actor.id) for p in posts):
             # the thread shows what happened; the DM itself still gets its answer, privately
             shown = text.strip() if len(text.strip()) <= 60 else text.strip()[:60] + "…"
             posts.append(TablePost(tr(table.lang, "dm.done", table=table.name, command=shown), private=True))

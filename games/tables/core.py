@@ -355,7 +355,7 @@ class TableCore:
         """The one path of every table action: dedupe, catch up the table's timers, build, commit."""
 
         async def attempt(earlier: list[TablePost]) -> TableOutcome:
-            if await self._logged(guild, event_id):
+            if await self.logged(guild, event_id):
                 return TableOutcome(duplicate=True)
             found = await self.find(guild, table)
             if found is None:
@@ -388,7 +388,8 @@ class TableCore:
                     log.warning("guild %s: %s; applying the action again on what is stored now", guild, exc)
         return _with_earlier(_error(framework_error(TableError, "error.changed_meanwhile")), earlier)
 
-    async def _logged(self, guild: str, event_id: str) -> bool:
+    async def logged(self, guild: str, event_id: str) -> bool:
+        """Whether a table's log holds an action of ``event_id``."""
         return bool(event_id) and await self._store.has_event(guild, event_id)
 
     async def _commit(

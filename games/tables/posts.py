@@ -18,6 +18,9 @@ from games.tables.i18n import tr
 from games.tables.model import Table
 from games.tables.registry import get_game
 
+POST_LIMIT = 2000
+"""The most characters of one thread post: a Discord message's limit, so a post is one message anywhere."""
+
 
 @dataclass(frozen=True)
 class TablePost:
@@ -66,21 +69,21 @@ def _private_posts(table: Table, event: GameEvent, at: datetime) -> list[TablePo
     return [TablePost(text, table=table.name, private=True, kind="private", at=at, to=members)]
 
 
-def route(table: Table, events: Sequence[TableEvent], at: datetime) -> list[TablePost]:
-    """Events as posts: public text runs joined into one thread post, each board a post of its own,
-    each event for some seats a private post to their members only."""
+def route(table: Table, events: Sequence[TableEvent], at: datetime, limit: int | None = None) -> list[TablePost]:
+    """Events as posts: public text runs joined into thread posts of at most ``limit`` characters
+    (``POST_LIMIT``; a run the AI played for a seat that passed to it can be long), each board a post
+    of its own, each event for some seats a private post to their members only."""
     posts: list[TablePost] = []
-    lines: list[str] = []
+    lines: list[_Line] = []
     held: list[TablePost] = []
-    kind = ""
-    mentions: list[str] = []
     lang = table.lang
 
     def flush() -> None:
-        if lines:
-            posts.append(TablePost("\n".join(lines), table=table.name, kind=kind, mentions=tuple(mentions), at=at))
+        for run in _runs(lines, POST_LIMIT if limit is None else limit):
+            mentions = tuple(dict.fromkeys(m for line in run for m in line.mentions))
+            text = "\n".join(line.text for line in run)
+            posts.append(TablePost(text, table=table.name, kind=run[0].kind, mentions=mentions, at=at))
         lines.clear()
-        mentions.clear()
         posts.extend(held)
         held.clear()
 
@@ -101,15 +104,54 @@ def route(table: Table, events: Sequence[TableEvent], at: datetime) -> list[Tabl
             continue
         else:
             text = event.text(lang)
-        if not lines:
-            kind = event.kind
-        lines.append(text)
-        if isinstance(event, YourTurn | Reminder | TimedOut) and event.member not in mentions:
-            mentions.append(event.member)
+        mentions: tuple[str, ...] = ()
+        if isinstance(event, YourTurn | Reminder | TimedOut):
+            mentions = (event.member,)
         if isinstance(event, Awaited):
-            mentions.extend(m for m in event.members if m not in mentions)
+            mentions = (*mentions, *event.members)
+        kind = event.kind
+        for number, part in enumerate(_pieces(text, POST_LIMIT if limit is None else limit)):
+            lines.append(_Line(part, kind, mentions if number == 0 else ()))
     flush()
     return posts
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line of a thread post: its event's kind and whom it pings."""
+
+    text: str
+    kind: str
+    mentions: tuple[str, ...]
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    """An event's text as lines none longer than ``limit``: only a line longer than a whole post is cut,
+    at its last space before the limit when it has one."""
+    out: list[str] = []
+    for whole in text.split("\n"):
+        line = whole
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit + 1)
+            cut = cut if cut > 0 else limit
+            out.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+        out.append(line)
+    return out
+
+
+def _runs(lines: Sequence[_Line], limit: int) -> list[list[_Line]]:
+    """Consecutive lines grouped into posts of at most ``limit`` characters, each line whole."""
+    runs: list[list[_Line]] = []
+    size = 0
+    for line in lines:
+        if runs and size + 1 + len(line.text) <= limit:
+            runs[-1].append(line)
+            size += 1 + len(line.text)
+        else:
+            runs.append([line])
+            size = len(line.text)
+    return runs
 
 
 def opened_post(table: Table, at: datetime) -> TablePost:
