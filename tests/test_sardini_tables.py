@@ -243,3 +243,22 @@ async def test_the_replayed_scenario_tells_drawn_cards_to_their_drawers_and_runs
     tables = result.document["tables"]
     assert isinstance(tables, list)
     assert tables[0]["game"] == "sardini"
+
+
+async def test_a_hand_that_meets_no_move_is_asked_to_confirm_and_the_final_board_says_the_end_once() -> None:
+    """The deal of seed ``s`` gives `you` 1W with Smoke and Mirrors (2 Smoke; a pair) on show."""
+    lines = ["!play sardini ai:1 starting_hand:1", "/in sardini-1", "!start", "!hand", "!attempt T1"]
+    lines += ["!attempt T1 confirm", "!board"]
+    out = io.StringIO()
+    start = datetime(2026, 12, 5, 12, tzinfo=UTC)
+    assert await console(seed="s", start=start, stdin=io.StringIO("\n".join(lines) + "\n"), out=out) == 0
+    answers = re.split(r"\(message c\d+\)", out.getvalue())[-4:]
+    hand, refused, confirmed, board = answers
+    assert "Your hand (1 card): 1W" in hand
+    assert "T1 Smoke and Mirrors: ✗ 2 Smoke · ✗ 2 cards of the same rank" in hand
+    assert "your hand can meet none of the Moves of T1" in refused
+    assert "`!attempt T1 confirm`" in refused
+    assert "eliminated" not in refused, "refused: nothing happened"
+    assert "you can meet none of the Moves left of Smoke and Mirrors" in confirmed
+    assert board.count("the last one standing, wins") == 1, board
+
