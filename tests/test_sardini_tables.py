@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from games.sardini.cards import CODES, mask
 from games.sardini.events import CardsDrawn
 from games.sardini.state import Phase, SardiniState
 from games.tables import lobby
-from games.tables.engine import audience_of
+from games.tables.engine import BadCommandError, audience_of
 from games.tables.lobby import (
     JoinTable,
     Moved,
@@ -31,6 +32,7 @@ from games.tables.lobby import (
     TimedOut,
     TurnTimeout,
 )
+from games.tables.options import parse_play
 from games.tables.posts import TablePost, members_of, route
 from games.tables.registry import get_ai
 
@@ -262,3 +264,19 @@ async def test_a_hand_that_meets_no_move_is_asked_to_confirm_and_the_final_board
     assert "you can meet none of the Moves left of Smoke and Mirrors" in confirmed
     assert board.count("the last one standing, wins") == 1, board
 
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("tricks:0", "`tricks:0` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
+        ("tricks:abc", "`tricks:abc` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
+        ("starting_hand:9", "`starting_hand:9` is not valid: starting_hand takes a whole number from 0 to 5"),
+        ("failed_trick:x", "`failed_trick:x` is not valid: failed_trick takes one of `stays`, `out`"),
+        ("draw_after_last:maybe", "`draw_after_last:maybe` is not valid: draw_after_last takes `on` or `off`"),
+    ],
+)
+def test_a_bad_option_is_refused_with_what_it_takes(word: str, said: str) -> None:
+    with pytest.raises(BadCommandError) as refused:
+        parse_play(["sardini", word])
+    assert str(refused.value) == said
+    assert "Input should" not in str(refused.value)
