@@ -170,7 +170,7 @@ def test_an_attempt_resets_the_counter_so_the_next_player_draws_one() -> None:
 
 def test_a_failed_attempt_also_resets_the_counter() -> None:
     state = table(hands=["9K", "", ""], counter=4, shown="2H")
-    state, events = act(state, AttemptTrick(trick=parse_card("2H")))
+    state, events = act(state, AttemptTrick(trick=parse_card("2H"), confirm=True))
     assert isinstance(events[-1], Eliminated)
     assert state.counter == 0
     assert state.next_draw() == 1
@@ -366,7 +366,7 @@ def test_an_encore_with_an_empty_hand_needs_confirmation_and_none_without_a_deck
 
 def test_the_game_ends_when_one_player_is_left_and_the_survivor_wins() -> None:
     state = table(seats=("ann", "ben"), hands=["9K", ""], shown="2K", piles=["3W 4W 5W 6W", "1W"], won=["3W", ""])
-    state, events = act(state, AttemptTrick(trick=parse_card("2K")))
+    state, events = act(state, AttemptTrick(trick=parse_card("2K"), confirm=True))
     assert state.phase is Phase.OVER
     assert state.ending is Ending.SURVIVOR
     assert winners(state) == ("ben",)
@@ -458,7 +458,7 @@ def test_draw_after_last_offers_the_extra_card_in_the_call() -> None:
 def test_failed_trick_out_replaces_the_failed_trick() -> None:
     opts = SardiniOptions(failed_trick="out")
     state = table(hands=["9K", "", ""], shown="2H 3W", options=opts, top="5H")
-    state, events = act(state, AttemptTrick(trick=parse_card("2H")))
+    state, events = act(state, AttemptTrick(trick=parse_card("2H"), confirm=True))
     assert state.shown == c("5H 3W")
     assert parse_card("2H") in state.out
     assert "T1, Lucky Eleven, goes out of play" in text(events)
@@ -603,11 +603,11 @@ def test_the_board_counts_hands_and_the_hand_view_marks_the_moves_it_meets() -> 
     mine = ENGINE.private_view(state, "ann")
     assert "Your hand (3 cards): 9W 9H 3S" in mine
     assert "T1 Mirror Image: ✓ 2 cards of the same rank → you could perform the whole Trick now" in mine
-    assert "T2 Linking Rings: ✗ 3 cards in a run · ✓ 2 cards of the same rank" in mine
+    assert "T2 Linking Rings: ✗ 3 cards in a run · ◐ 2 cards of the same rank" in mine
     state, _ = act(state, AttemptTrick(trick=parse_card("7H")))
     mine = ENGINE.private_view(state, "ann")
     assert "✗ Move 1: 3 cards in a run\n" in mine, "any card fits a run: no list"
-    assert "✓ Move 2: 2 cards of the same rank" in mine
+    assert "◐ Move 2: 2 cards of the same rank" in mine, "the pair alone: the run cannot be met too"
     with pytest.raises(NotASeatError):
         ENGINE.private_view(state, "zed")
 
@@ -702,3 +702,112 @@ def test_the_game_benchmark_is_offered_to_games_that_have_one(capsys: pytest.Cap
     assert "has no benchmark of its own" in capsys.readouterr().err
     assert bot_main(["bench", "--game", "chess"]) == 2
     assert "no game called" in capsys.readouterr().err
+
+
+# --- what a newcomer trips over -----------------------------------------------------------------
+
+
+def test_attempting_a_trick_the_hand_cannot_meet_asks_for_confirmation_as_an_empty_hand_does() -> None:
+    state = table(seats=("alice", "bob"), hands=["7K", ""], shown="2H")
+    with pytest.raises(IllegalActionError, match=r"can meet none of the Moves of T1.*`!attempt T1 confirm`"):
+        apply(state, "alice", AttemptTrick(trick=parse_card("2H")))
+    assert AttemptTrick(trick=parse_card("2H"), confirm=True) in legal_actions(state, "alice")
+    assert AttemptTrick(trick=parse_card("2H")) not in legal_actions(state, "alice")
+    typed = ENGINE.parse_action(state, "alice", "!attempt T1 confirm")
+    done, events = act(state, typed)
+    assert not done.alive[0], "confirmed, the attempt fails at once"
+    assert isinstance(events[1], Eliminated)
+    # a hand that can meet some Move of the Trick may try without confirming (an extra card may come)
+    some = table(seats=("alice", "bob"), hands=["9H 9K", ""], shown="7H")
+    started, _ = act(some, AttemptTrick(trick=parse_card("7H")))
+    assert started.phase is Phase.ATTEMPT
+    assert AttemptTrick(trick=parse_card("7H")) in legal_actions(some, "alice")
+
+
+def test_between_a_success_and_the_call_the_board_keeps_the_tricks_numbers() -> None:
+    state = table(hands=["7W 4S 5K", "1S", ""], shown="2K 2H 3W", top="1H")
+    state, _ = act(state, AttemptTrick(trick=parse_card("2H")))
+    state, _ = act(state, move(1, "7W 4S"))
+    assert state.phase is Phase.CALL
+    board = ENGINE.public_view(state)
+    assert "T1 · 2K **Mirror Image**" in board
+    assert "T2 · ann performed Lucky Eleven here" in board
+    assert "T3 · 3W **The Four Elements**" in board
+    mine = ENGINE.private_view(state, "ann")
+    assert "Mirror Image" not in mine, "an Encore attempts the next Trick, not the shown ones"
+    assert "Four Elements" not in mine
+    assert "An Encore attempts the Trick turned up next" in mine
+    theirs = ENGINE.private_view(state, "ben")
+    assert "T1 Mirror Image" in theirs
+    assert "T3 The Four Elements" in theirs
+    with pytest.raises(BadCommandError, match="ann performed the Trick of T2"):
+        ENGINE.parse_action(state, "ann", "!attempt T2")
+    assert isinstance(ENGINE.parse_action(state, "ann", "!attempt T3"), AttemptTrick)
+    assert render_sardini(state).startswith(b"\x89PNG")
+    state, _ = act(state, ActOver())
+    assert "T2 · 1H **Rabbit from the Hat**" in ENGINE.public_view(state)
+
+
+def test_the_hand_views_tick_means_the_moves_left_can_all_be_met_at_once() -> None:
+    # Top Hat Shuffle: 2 Top Hats; 2 cards of different suits; 1 or more cards ranked 3 or lower
+    state = table(hands=["7H 8H 2H 5S", "", ""], shown="6H")
+    state, _ = act(state, AttemptTrick(trick=parse_card("6H")))
+    state, _ = act(state, move(1, "7H 8H"))
+    mine = ENGINE.private_view(state, "ann")
+    assert "✓ Move" not in mine, "the single 2H cannot serve Move 2 and Move 3 both"
+    assert "◐ Move 2: 2 cards of different suits" in mine
+    assert "◐ Move 3: 1 or more cards ranked 3 or lower" in mine
+    assert "◐ this Move on its own" in mine
+    enough = table(hands=["7H 8H 2H 5S 3K", "", ""], shown="6H")
+    enough, _ = act(enough, AttemptTrick(trick=parse_card("6H")))
+    enough, _ = act(enough, move(1, "7H 8H"))
+    mine = ENGINE.private_view(enough, "ann")
+    assert "✓ Move 2: 2 cards of different suits" in mine
+    assert "✓ Move 3: 1 or more cards ranked 3 or lower" in mine
+    # the shown Tricks read the same way: every Move of the Trick is left
+    before = ENGINE.private_view(table(hands=["9W 9H 3S", "", ""], shown="4H"), "ann")
+    assert "T1 High Hat, Low Hat: ✗ 2 Top Hats · ◐ 1 or more cards ranked 6 or higher" in before
+
+
+def test_nobody_performed_a_trick_is_said_only_when_nobody_did() -> None:
+    state = table(piles=["1W 1H", "", ""], won=["1W", "", ""], alive=[False, True, True], current=2, deck_size=1)
+    state, events = act(state, Draw())
+    said = text(events)
+    assert "Nobody performed a Trick" not in said
+    assert "No survivor performed a Trick: the survivors ben, cat share the win with nothing." in said
+    state = table(deck_size=1, current=2)
+    state, events = act(state, Draw())
+    assert "Nobody performed a Trick: the survivors ann, ben, cat share the win with nothing." in text(events)
+
+
+def test_a_game_over_after_one_turn_says_turn() -> None:
+    state = table(seats=("ann", "ben"), hands=["7K", ""], shown="2H")
+    state, _ = act(state, AttemptTrick(trick=parse_card("2H"), confirm=True))
+    assert state.phase is Phase.OVER
+    assert state.turn == 1
+    assert "over after 1 turn\n" in ENGINE.public_view(state)
+    assert render_sardini(state).startswith(b"\x89PNG")
+
+
+def test_the_final_board_leaves_the_summary_to_the_table() -> None:
+    """The table adds the game's summary under ``!board`` and in its closing line: the view says it
+    no more, so it is read once."""
+    state = table(piles=["1W 1H", "", ""], won=["1W", "", ""], deck_size=1, current=2)
+    state, _ = act(state, Draw())
+    board = ENGINE.public_view(state)
+    assert ENGINE.result(state).summary not in board
+    assert "survived" in board
+
+
+def test_a_slot_past_the_only_trick_says_so_plainly() -> None:
+    with pytest.raises(BadCommandError, match=r"there is no T2: the board shows only T1\b"):
+        ENGINE.parse_action(table(shown="2K"), "ann", "!attempt T2")
+    with pytest.raises(BadCommandError, match="there is no T1: no Trick is shown"):
+        ENGINE.parse_action(table(shown=""), "ann", "!attempt T1")
+
+
+def test_the_rules_say_what_a_short_draw_does() -> None:
+    rules = ENGINE.rules_text()
+    assert "the next Draw still counts" not in rules, "a Draw that empties the deck ends the game"
+    assert "you take what is left and the game ends after your turn" in rules
+    assert "can meet none of its Moves" in rules

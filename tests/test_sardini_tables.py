@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from games.sardini.cards import CODES, mask
 from games.sardini.events import CardsDrawn
 from games.sardini.state import Phase, SardiniState
 from games.tables import lobby
-from games.tables.engine import audience_of
+from games.tables.engine import BadCommandError, audience_of
 from games.tables.lobby import (
     JoinTable,
     Moved,
@@ -31,6 +32,7 @@ from games.tables.lobby import (
     TimedOut,
     TurnTimeout,
 )
+from games.tables.options import parse_play
 from games.tables.posts import TablePost, members_of, route
 from games.tables.registry import get_ai
 
@@ -243,3 +245,38 @@ async def test_the_replayed_scenario_tells_drawn_cards_to_their_drawers_and_runs
     tables = result.document["tables"]
     assert isinstance(tables, list)
     assert tables[0]["game"] == "sardini"
+
+
+async def test_a_hand_that_meets_no_move_is_asked_to_confirm_and_the_final_board_says_the_end_once() -> None:
+    """The deal of seed ``s`` gives `you` 1W with Smoke and Mirrors (2 Smoke; a pair) on show."""
+    lines = ["!play sardini ai:1 starting_hand:1", "/in sardini-1", "!start", "!hand", "!attempt T1"]
+    lines += ["!attempt T1 confirm", "!board"]
+    out = io.StringIO()
+    start = datetime(2026, 12, 5, 12, tzinfo=UTC)
+    assert await console(seed="s", start=start, stdin=io.StringIO("\n".join(lines) + "\n"), out=out) == 0
+    answers = re.split(r"\(message c\d+\)", out.getvalue())[-4:]
+    hand, refused, confirmed, board = answers
+    assert "Your hand (1 card): 1W" in hand
+    assert "T1 Smoke and Mirrors: ✗ 2 Smoke · ✗ 2 cards of the same rank" in hand
+    assert "your hand can meet none of the Moves of T1" in refused
+    assert "`!attempt T1 confirm`" in refused
+    assert "eliminated" not in refused, "refused: nothing happened"
+    assert "you can meet none of the Moves left of Smoke and Mirrors" in confirmed
+    assert board.count("the last one standing, wins") == 1, board
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("tricks:0", "`tricks:0` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
+        ("tricks:abc", "`tricks:abc` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
+        ("starting_hand:9", "`starting_hand:9` is not valid: starting_hand takes a whole number from 0 to 5"),
+        ("failed_trick:x", "`failed_trick:x` is not valid: failed_trick takes one of `stays`, `out`"),
+        ("draw_after_last:maybe", "`draw_after_last:maybe` is not valid: draw_after_last takes `on` or `off`"),
+    ],
+)
+def test_a_bad_option_is_refused_with_what_it_takes(word: str, said: str) -> None:
+    with pytest.raises(BadCommandError) as refused:
+        parse_play(["sardini", word])
+    assert str(refused.value) == said
+    assert "Input should" not in str(refused.value)

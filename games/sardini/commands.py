@@ -21,7 +21,7 @@ from games.sardini.actions import (
 )
 from games.sardini.cards import CODES, is_card_code, parse_card
 from games.sardini.state import Phase, SardiniState
-from games.sardini.texts import t
+from games.sardini.texts import t, tn
 from games.tables.engine import BadCommandError
 from games.tables.text import tokens
 
@@ -50,14 +50,24 @@ def _confirm(rest: list[str], usage: str) -> bool:
     raise BadCommandError(t("en", "parse.extra_words", words=_shown(" ".join(rest)), usage=usage))
 
 
+def _no_slot(slot: int, n: int) -> str:
+    if n == 0:
+        return t("en", "parse.no_slot_none", slot=slot)
+    return tn("en", "parse.no_slot", n, slot=slot)
+
+
 def _trick(state: SardiniState, word: str) -> int:
     """A shown Trick from ``T2``, ``2`` or its card ``7H``."""
     label = word.removeprefix("t").removeprefix("#")
     if label.isdecimal() and label.isascii() and len(label) <= 2:
         slot = int(label)
-        if not 1 <= slot <= len(state.shown):
-            raise BadCommandError(t("en", "parse.no_slot", slot=slot, n=len(state.shown)))
-        return state.shown[slot - 1]
+        board = state.board()
+        if not 1 <= slot <= len(board):
+            raise BadCommandError(_no_slot(slot, len(board)))
+        found = board[slot - 1]
+        if found is None:
+            raise BadCommandError(t("en", "parse.vacant_slot", slot=slot, seat=state.seats[state.current]))
+        return found
     if is_card_code(word):
         return parse_card(word)
     raise BadCommandError(t("en", "parse.not_a_trick", word=_shown(word)))
@@ -108,7 +118,7 @@ def format_action(state: SardiniState, action: SardiniAction) -> str:
     if isinstance(action, Draw):
         return "draw"
     if isinstance(action, AttemptTrick):
-        where = f"T{state.shown.index(action.trick) + 1}" if action.trick in state.shown else CODES[action.trick]
+        where = f"T{state.slot_of(action.trick)}" if action.trick in state.shown else CODES[action.trick]
         return f"attempt {where}" + (" confirm" if action.confirm else "")
     if isinstance(action, PlayMove):
         return f"move {action.move} " + " ".join(CODES[c] for c in action.cards)

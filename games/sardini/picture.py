@@ -9,6 +9,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from games.sardini.state import Phase, SardiniState
+from games.sardini.texts import t, tn
 from games.sardini.tricks import TRICKS
 from games.tables.pictures import BACKGROUND, TEXT, fit, font, png
 
@@ -40,7 +41,14 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def _card(draw: ImageDraw.ImageDraw, state: SardiniState, slot: int, x: int, y: int) -> None:
-    trick = TRICKS[state.shown[slot]]
+    card = state.board()[slot]
+    if card is None:  # a Trick just performed: its place waits for the next one
+        draw.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=8, outline=MUTED, width=1)
+        draw.text((x + 8, y + 6), f"T{slot + 1}", font=font(13), fill=MUTED)
+        for n, part in enumerate(_wrap(t("en", "picture.vacant"), 26)[:3]):
+            draw.text((x + 8, y + 46 + 13 * n), part, font=font(10), fill=MUTED)
+        return
+    trick = TRICKS[card]
     suit = trick.card // 10
     draw.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=8, fill=PANEL, outline=SUIT_COLOURS[suit], width=3)
     draw.text((x + 8, y + 6), f"T{slot + 1} · {trick.code}", font=font(13), fill=TEXT)
@@ -59,24 +67,27 @@ def _card(draw: ImageDraw.ImageDraw, state: SardiniState, slot: int, x: int, y: 
 
 def render_sardini(state: SardiniState) -> bytes:
     """The shown Tricks and the performers of a Sardini table."""
-    n = max(len(state.shown), 1)
+    board = state.board()
+    n = max(len(board), 1)
     width = max(MARGIN * 2 + n * CARD_W + (n - 1) * GAP, 420)
     height = MARGIN * 3 + CARD_H + ROW_H * (len(state.seats) + 1)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for slot in range(len(state.shown)):
+    for slot in range(len(board)):
         _card(draw, state, slot, MARGIN + slot * (CARD_W + GAP), MARGIN)
-    if not state.shown:
-        draw.text((MARGIN, MARGIN + 60), "No Trick is shown.", font=font(13), fill=MUTED)
+    if not board:
+        draw.text((MARGIN, MARGIN + 60), t("en", "board.no_tricks"), font=font(13), fill=MUTED)
     y = MARGIN * 2 + CARD_H
     if state.phase is Phase.OVER:
-        head = f"Over after {state.turn} turns"
+        head = tn("en", "picture.head_over", state.turn)
     else:
-        head = f"Turn {state.turn}: {fit(state.seats[state.current], 20)} to play · deck {len(state.deck)}"
+        head = t("en", "picture.head", turn=state.turn, seat=fit(state.seats[state.current], 20), deck=len(state.deck))
     draw.text((MARGIN, y), head, font=font(12), fill=TEXT)
     for i, seat in enumerate(state.seats):
         y += ROW_H
         alive = state.alive[i]
-        line = f"{fit(seat, 20)}: {len(state.hands[i])} in hand · pile {len(state.piles[i])}"
-        draw.text((MARGIN, y), line if alive else line + " · eliminated", font=font(11), fill=TEXT if alive else DEAD)
+        line = t("en", "picture.seat", seat=fit(seat, 20), hand=len(state.hands[i]), pile=len(state.piles[i]))
+        if not alive:
+            line += " · " + t("en", "board.eliminated")
+        draw.text((MARGIN, y), line, font=font(11), fill=TEXT if alive else DEAD)
     return png(image)

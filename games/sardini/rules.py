@@ -6,9 +6,10 @@ player who has no extra card to take and whose hand can meet none of the Moves l
 (``moves.can_meet``, exact).
 
 Choices the source leaves open, as this engine plays them (each one stated in ``!rules sardini``):
-hands start empty (``starting_hand``); the counter is the nominal size of the last Draw (1 after an
-attempt), so a short deck gives fewer cards but the next Draw still grows; a won Trick's place takes
-the next Trick flipped; an eliminated player's hand and the cards of the failed attempt go face up
+hands start empty (``starting_hand``); a Draw the deck cannot fill takes what is left, and the game
+ends after that turn; a won Trick's place takes the next Trick flipped (kept empty until the call,
+so no Trick changes its number); attempting a Trick the hand meets none of the Moves of asks for
+``confirm``, as it would fail at once; an eliminated player's hand and the cards of the failed attempt go face up
 out of play and their pile stops scoring; the failed Trick stays shown (``failed_trick``); the game
 ends when one player is left, or after the turn that took the deck's last card; survivors score
 their piles, ties go to the most Tricks, then the win is shared, and a lone survivor wins.
@@ -133,9 +134,10 @@ def check(state: SardiniState, seat: str, action: SardiniAction) -> None:
             if action.trick not in state.shown:
                 shown = code(action.trick) if 0 <= action.trick < DECK_SIZE else "?"
                 raise IllegalActionError(t("en", "error.not_shown", trick=shown))
-            if not state.hands[i] and not action.confirm:
-                slot = state.shown.index(action.trick) + 1
-                raise IllegalActionError(t("en", "error.confirm_attempt", slot=slot))
+            if not action.confirm and fails_at_once(state, i, action.trick):
+                slot = state.slot_of(action.trick)
+                key = "error.confirm_attempt" if state.hands[i] else "error.confirm_attempt_empty"
+                raise IllegalActionError(t("en", key, slot=slot, name=TRICKS[action.trick].name))
         return
     if isinstance(action, PlayMove | GiveUp):
         if phase is not Phase.ATTEMPT or state.attempt is None:
@@ -154,6 +156,13 @@ def check(state: SardiniState, seat: str, action: SardiniAction) -> None:
             raise IllegalActionError(t("en", "error.encore_no_deck"))
         if not state.hands[i] and not action.confirm:
             raise IllegalActionError(t("en", "error.confirm_encore"))
+
+
+def fails_at_once(state: SardiniState, i: int, trick: int) -> bool:
+    """Whether seat ``i`` attempting ``trick`` now would be eliminated on the spot: its hand meets
+    none of the Trick's Moves (an empty hand never does), and no extra card comes before a Move."""
+    hand = mask(state.hands[i])
+    return not any(can_meet(m, hand) for m in TRICKS[trick].moves)
 
 
 def _check_move(state: SardiniState, i: int, attempt: Attempt, action: PlayMove) -> None:
@@ -457,7 +466,7 @@ def legal_actions(state: SardiniState, seat: str) -> list[SardiniAction]:
     empty = not state.hands[i]
     out: list[SardiniAction] = []
     if state.phase is Phase.TURN:
-        out += [AttemptTrick(trick=trick, confirm=empty) for trick in state.shown]
+        out += [AttemptTrick(trick=trick, confirm=fails_at_once(state, i, trick)) for trick in state.shown]
         out.append(Draw())
     elif state.phase is Phase.ATTEMPT and state.attempt is not None:
         out.append(GiveUp())

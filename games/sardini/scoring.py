@@ -43,7 +43,9 @@ def summary(state: SardiniState, lang: str = "en") -> str:
     if state.ending is Ending.SURVIVOR:
         head = tn(lang, "summary.lone", top, seat=best[0])
     elif top == 0:
-        head = t(lang, "summary.nobody", seats=", ".join(best))
+        # an eliminated player may have performed Tricks: then only the survivors have none
+        key = "summary.no_survivor" if any(state.won) else "summary.nobody"
+        head = t(lang, key, seats=", ".join(best))
     elif len(best) == 1:
         head = tn(lang, "summary.wins", top, seat=best[0])
     else:

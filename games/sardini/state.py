@@ -126,6 +126,17 @@ class SardiniState(_Value):
         except ValueError:
             return None
 
+    def board(self) -> tuple[int | None, ...]:
+        """The shown Tricks in their places, T1 first. In the call after a success the won Trick's
+        place is None, kept for the Trick flipped next, so no other Trick changes its number."""
+        if self.vacant is None:
+            return self.shown
+        return (*self.shown[: self.vacant], None, *self.shown[self.vacant :])
+
+    def slot_of(self, trick: int) -> int:
+        """The number (from 1) of a shown Trick on the board: ``T2`` is 2."""
+        return self.board().index(trick) + 1
+
     @property
     def players_left(self) -> int:
         return sum(self.alive)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from games.sardini.cards import FULL, codes, mask
 from games.sardini.commands import commands_text
-from games.sardini.moves import can_meet
+from games.sardini.moves import Move, can_meet
 from games.sardini.plans import solve
-from games.sardini.scoring import pile_line, summary
+from games.sardini.scoring import pile_line
 from games.sardini.state import Phase, SardiniState
 from games.sardini.texts import t, tn
 from games.sardini.tricks import TRICKS
@@ -31,7 +31,11 @@ def moves_line(trick: int, lang: str = "en", done: frozenset[int] = frozenset())
 
 
 def _trick_row(state: SardiniState, slot: int, lang: str) -> str:
-    trick = TRICKS[state.shown[slot]]
+    card = state.board()[slot]
+    if card is None:
+        seat = state.seats[state.current]
+        return t(lang, "board.vacant", slot=slot + 1, seat=seat, name=TRICKS[state.won[state.current][-1]].name)
+    trick = TRICKS[card]
     attempt = state.attempt
     done = attempt.done_moves() if attempt is not None and attempt.trick == trick.card else frozenset()
     moves = moves_line(trick.card, lang, done)
@@ -52,7 +56,7 @@ def _status(state: SardiniState, i: int, lang: str) -> str:
 def public_view(state: SardiniState, lang: str = "en") -> str:
     lines = []
     if state.phase is Phase.OVER:
-        lines.append(t(lang, "board.head_over", turns=state.turn))
+        lines.append(tn(lang, "board.head_over", state.turn))
     else:
         lines.append(t(lang, "board.head", turn=state.turn, seat=state.seats[state.current]))
         nxt = state.next_draw()
@@ -66,13 +70,13 @@ def public_view(state: SardiniState, lang: str = "en") -> str:
     lines.append("")
     if state.shown:
         lines.append(t(lang, "board.tricks"))
-        lines += [_trick_row(state, slot, lang) for slot in range(len(state.shown))]
+        lines += [_trick_row(state, slot, lang) for slot in range(len(state.board()))]
     else:
         lines.append(t(lang, "board.no_tricks"))
     attempt = state.attempt
     seat = state.seats[state.current]
     if attempt is not None:
-        slot = state.shown.index(attempt.trick) + 1
+        slot = state.slot_of(attempt.trick)
         lines.append("")
         lines.append(t(lang, "board.attempting", seat=seat, slot=slot, name=TRICKS[attempt.trick].name))
         for k, cards in attempt.done:
@@ -93,8 +97,7 @@ def public_view(state: SardiniState, lang: str = "en") -> str:
         lines.append(f"{marker}{name}: {hand} · {pile} · {_status(state, i, lang)}")
     if state.out:
         lines.append(t(lang, "board.out", cards=codes(state.out)))
-    if state.phase is Phase.OVER:
-        lines += ["", summary(state, lang)]
+    # at the end the table adds the game's summary itself (under ``!board`` and in its last line)
     return "\n".join(lines)
 
 
@@ -111,16 +114,16 @@ def private_view(state: SardiniState, seat: str, lang: str = "en") -> str:
     attempt = state.attempt
     if attempt is not None and i == state.current:
         trick = TRICKS[attempt.trick]
-        slot = state.shown.index(attempt.trick) + 1
-        lines.append(t(lang, "hand.attempting", slot=slot, name=trick.name))
+        lines.append(t(lang, "hand.attempting", slot=state.slot_of(attempt.trick), name=trick.name))
         done = dict(attempt.done)
+        left = [m for k, m in enumerate(trick.moves) if k not in done]
+        together = solve(left, bits, assign=False) is not None
         for k, move in enumerate(trick.moves):
             if k in done:
                 lines.append(t(lang, "hand.move_done", n=k + 1, move=move.text(lang), cards=codes(done[k])))
                 continue
             fit = [c for c in hand if move.passes(c)]
-            mark = "✓" if can_meet(move, bits) else "✗"
-            line = t(lang, "hand.move_open", mark=mark, n=k + 1, move=move.text(lang))
+            line = t(lang, "hand.move_open", mark=_mark(move, bits, together), n=k + 1, move=move.text(lang))
             if fit and move.card_mask != FULL:
                 line += " " + t(lang, "hand.fits", cards=codes(fit))
             lines.append(line)
@@ -129,20 +132,31 @@ def private_view(state: SardiniState, seat: str, lang: str = "en") -> str:
         lines.append(t(lang, "hand.legend"))
         return "\n".join(lines)
     if state.phase is Phase.CALL and i == state.current:
-        lines.append(t(lang, "hand.call"))
+        # an Encore attempts the Trick flipped next, which nobody has seen: the shown ones are not offered
+        lines += [t(lang, "hand.call"), t(lang, "hand.call_encore")]
+        return "\n".join(lines)
     if state.shown:
         lines.append(t(lang, "hand.meets_head"))
-        for slot, card in enumerate(state.shown):
+        for slot, card in enumerate(state.board()):
+            if card is None:
+                continue
             trick = TRICKS[card]
-            marks = " · ".join(
-                f"{'✓' if can_meet(m, bits) else '✗'} {m.text(lang)}" for m in trick.moves
-            )
+            whole = solve(trick.moves, bits, assign=False) is not None
+            marks = " · ".join(f"{_mark(m, bits, whole)} {m.text(lang)}" for m in trick.moves)
             line = t(lang, "hand.trick", slot=slot + 1, name=trick.name, marks=marks)
-            if solve(trick.moves, bits, assign=False) is not None:
+            if whole:
                 line += " " + t(lang, "hand.whole")
             lines.append(line)
         lines.append(t(lang, "hand.legend"))
     return "\n".join(lines)
+
+
+def _mark(move: Move, hand: int, together: bool) -> str:
+    """✓ when the hand meets this Move and the others left at once (``together``: cards matched to
+    Moves, none serving two); ◐ when it meets this one alone; ✗ when not even that."""
+    if not can_meet(move, hand):
+        return "✗"
+    return "✓" if together else "◐"
 
 
 def rules_text(lang: str = "en") -> str:

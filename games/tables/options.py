@@ -9,14 +9,15 @@ Keys of the game's ``setup_model`` are what the seat brings (``!join deck:mine``
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from annotated_types import Ge, Le
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from games.tables.clocks import parse_turn_limit
 from games.tables.engine import AnyEngine, BadCommandError
 from games.tables.events import duration_text
-from games.tables.i18n import LANGUAGES, normalise, tr
+from games.tables.i18n import LANGUAGES, join_names, normalise, tr
 from games.tables.model import DEFAULT_LOBBY_HOURS, DEFAULT_TURN_SECONDS
 from games.tables.registry import get_game, get_spec, specs
 
@@ -66,7 +67,30 @@ def _model_json(model: type[BaseModel], given: dict[str, str], lang: str = "en")
         where = ".".join(str(p) for p in first.get("loc", ()))
         typed = given.get(where, "")
         word = f"{_shown(where)}:{_shown(typed)}"
-        raise BadCommandError(tr(lang, "error.not_valid", word=word, why=first.get("msg"))) from exc
+        raise BadCommandError(tr(lang, "error.not_valid", word=word, why=_why(model, first, lang))) from exc
+
+
+def _why(model: type[BaseModel], error: Any, lang: str) -> str:
+    """What a refused option takes, from the model's own bounds and choices, rather than the
+    validator's wording ("Input should be greater than or equal to 1"); a field that reads its own
+    format (a ``BeforeValidator``) keeps its message."""
+    key = str(error.get("loc", ("",))[0])
+    info = model.model_fields.get(key)
+    kind = str(error.get("type", ""))
+    if info is None or any(isinstance(m, BeforeValidator) for m in info.metadata):
+        return str(error.get("msg"))
+    args = get_args(info.annotation) or (info.annotation,)
+    choices = [f"`{v}`" for a in (info.annotation, *args) if get_origin(a) is Literal for v in get_args(a)]
+    lo = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
+    hi = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+    if kind == "literal_error" and choices:
+        return tr(lang, "error.option_choice", name=key, choices=join_names(lang, choices))
+    if kind == "bool_parsing":
+        return tr(lang, "error.option_switch", name=key)
+    if int in args and lo is not None and hi is not None and kind.startswith(("int_", "greater_", "less_")):
+        wanted = "error.option_range_none" if type(None) in args else "error.option_range"
+        return tr(lang, wanted, name=key, lo=lo, hi=hi)
+    return str(error.get("msg"))
 
 
 def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
