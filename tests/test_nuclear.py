@@ -441,8 +441,8 @@ def test_a_referendum_needs_as_many_yes_votes_as_players() -> None:
     assert "The referendum passed: pro index +3 → 3/12." in public(events)
 
 
-def test_a_referendum_short_of_the_turnout_fails_and_the_other_side_gains_two() -> None:
-    state, _ = act(table(eye="off"), "ann", "propose P50")
+def test_with_swings_a_referendum_short_of_the_turnout_fails_and_the_other_side_gains_two() -> None:
+    state, _ = act(table(eye="off", swings=True), "ann", "propose P50")
     state, _ = acts(state, [("ann", "vote P01"), ("bob", "vote A19"), ("cat", "vote P17"), ("dan", "vote A21")])
     state, events = second_vote(
         state,
@@ -467,8 +467,8 @@ def test_the_referendum_turnout_is_an_option() -> None:
     assert "**passed**" in public(events)
 
 
-def test_a_failed_referendum_can_end_the_game() -> None:
-    state = table(eye="off").model_copy(update={"anti": 16})
+def test_with_swings_a_failed_referendum_can_end_the_game() -> None:
+    state = table(eye="off", swings=True).model_copy(update={"anti": 16})
     state, _ = act(state, "ann", "propose P50")
     state, _ = acts(state, [("ann", "vote P01"), ("bob", "vote A19"), ("cat", "vote P17"), ("dan", "vote A21")])
     state, _events = second_vote(
@@ -480,8 +480,8 @@ def test_a_failed_referendum_can_end_the_game() -> None:
     assert state.ending == "anti"
 
 
-def test_government_bills_move_both_indices_and_never_double() -> None:
-    state = table(eye="off").model_copy(update={"pro": 3, "anti": 1})
+def test_with_swings_government_bills_move_both_indices_and_never_double() -> None:
+    state = table(eye="off", swings=True).model_copy(update={"pro": 3, "anti": 1})
     state, events = act(state, "ann", "propose G1")
     assert "A government bill: if it passes, pro +1 and anti −2" in public(events)
     state, _ = acts(state, [("bob", "vote P02"), ("cat", "vote P12"), ("dan", "vote A21")])
@@ -494,13 +494,77 @@ def test_government_bills_move_both_indices_and_never_double() -> None:
     assert rules.scores(final)["ann"] == 2, "a bill scores 2 and never doubles"
 
 
-def test_the_mothballing_bill_favours_anti() -> None:
-    state = arranged(table(eye="off"), {"ann": ["G2", "P01"]}).model_copy(update={"pro": 5, "anti": 4})
+def test_with_swings_the_mothballing_bill_favours_anti() -> None:
+    state = arranged(table(eye="off", swings=True), {"ann": ["G2", "P01"]}).model_copy(update={"pro": 5, "anti": 4})
     state, _ = to_talk(state, "G2", {"bob": "A35", "cat": "P17", "dan": "A21"})  # 3 yes to 1 no
     state, _ = second_vote(
         state, {"bob": "A19", "cat": "P12", "dan": "A36"}, {"bob": "withdraw", "cat": "withdraw", "dan": "withdraw"}
     )
     assert (state.pro, state.anti) == (3, 5)
+
+
+def _failed_referendum(state: NuclearState) -> tuple[NuclearState, list]:
+    """ann's P50 short of the turnout: 3 yes to 2 no at four players."""
+    state, _ = act(state, "ann", "propose P50")
+    state, _ = acts(state, [("ann", "vote P01"), ("bob", "vote A19"), ("cat", "vote P17"), ("dan", "vote A21")])
+    return second_vote(
+        state,
+        {"ann": "P45", "bob": "A35", "cat": "P12", "dan": "A36"},
+        {"ann": "reveal", "bob": "withdraw", "cat": "withdraw", "dan": "withdraw"},
+    )
+
+
+def test_by_default_a_failed_referendum_is_only_discarded() -> None:
+    state, events = act(table(eye="off"), "ann", "propose P50")
+    assert "at least 4 yes votes" in public(events)
+    assert "gains 2" not in public(events), "the proposal's announcement promises no swing"
+    assert "+2" not in public(events, "zh-TW")
+    state, events = _failed_referendum(table(eye="off"))
+    assert "a referendum needs at least 4 yes votes (it had 3)" in public(events)
+    assert (state.pro, state.anti) == (0, 0), "the source's indices only grow by passed proposals"
+    assert "P50" in state.discard
+    assert "The referendum failed" not in public(events)
+
+
+def test_by_default_a_failed_referendum_never_ends_the_game() -> None:
+    state, _ = _failed_referendum(table(eye="off").model_copy(update={"anti": 17}))
+    assert state.phase is Phase.PROPOSE
+    assert state.ending is None
+    assert state.anti == 17
+
+
+def test_by_default_a_government_bill_scores_and_moves_no_index() -> None:
+    state = table(eye="off").model_copy(update={"pro": 11, "anti": 1})
+    state, events = act(state, "ann", "propose G1")
+    assert "−2" not in public(events)
+    assert "+1" not in public(events)
+    assert "moves no index" in public(events)
+    state, _ = acts(state, [("bob", "vote P02"), ("cat", "vote P12"), ("dan", "vote A21")])
+    state, events = second_vote(
+        state, {"bob": "A19", "cat": "P17", "dan": "A36"}, {"bob": "withdraw", "cat": "withdraw", "dan": "withdraw"}
+    )
+    assert "**passed**" in public(events)
+    assert state.passed[0] == ("G1",), "the speaker keeps it for its 2 points"
+    assert (state.pro, state.anti) == (11, 1), "a bill has no opinion symbols: pro stays one short of 12"
+    assert state.phase is Phase.PROPOSE, "only a proposal's symbols end the game"
+
+
+def test_with_swings_a_government_bill_can_end_the_game() -> None:
+    state = table(eye="off", swings=True).model_copy(update={"pro": 11, "anti": 1})
+    state, _ = to_talk(state, "G1", {"bob": "P02", "cat": "P12", "dan": "A21"})
+    state, _ = second_vote(
+        state, {"bob": "A19", "cat": "P17", "dan": "A36"}, {"bob": "withdraw", "cat": "withdraw", "dan": "withdraw"}
+    )
+    assert (state.phase, state.ending) == (Phase.OVER, "pro")
+
+
+def test_the_swings_are_a_table_option() -> None:
+    from games.tables.options import parse_play
+
+    assert not rules.NuclearOptions().swings, "off by default, as the source has it"
+    request = parse_play(["nuclear", "swings:on"])
+    assert request.game_options is not None
+    assert rules.NuclearOptions.model_validate_json(request.game_options).swings
 
 
 # --- the end ----------------------------------------------------------------------------------
@@ -698,6 +762,32 @@ def test_the_deadlines_are_options() -> None:
 
     with pytest.raises(ValidationError):
         table(negotiation="soon")
+
+
+def test_the_negotiation_lasts_three_minutes_at_most() -> None:
+    """The source: 「協商階段不可超過三分鐘」; the option may shorten it, never lengthen it."""
+    from pydantic import ValidationError
+
+    from games.tables.options import parse_play
+
+    assert rules.NuclearOptions().negotiation == 180
+    assert table(negotiation="2m30s").options.negotiation == 150
+    assert table(negotiation="3m").options.negotiation == 180
+    for longer in ("181s", "4m", 600):
+        with pytest.raises(ValidationError, match="at most 3 minutes"):
+            table(negotiation=longer)
+    with pytest.raises(BadCommandError, match="at most 3 minutes"):
+        parse_play(["nuclear", "negotiation:5m"])
+
+
+def test_a_table_stored_with_a_longer_negotiation_reads_back_with_three_minutes() -> None:
+    """A table saved before the cap keeps playing: its stored options read back at the cap."""
+    state = table()
+    stored = state.model_dump_json().replace('"negotiation":180', '"negotiation":600')
+    assert '"negotiation":600' in stored
+    loaded = ENGINE.load_state(stored)
+    assert loaded.options.negotiation == 180
+    assert rules.NuclearOptions.model_validate_json('{"negotiation": 900}').negotiation == 180
 
 
 # --- commands and texts -----------------------------------------------------------------------

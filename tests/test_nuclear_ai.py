@@ -147,6 +147,77 @@ def test_the_speaker_proposes_a_winning_card_and_never_a_losing_one() -> None:
     assert choose(anti, "ann") == Propose(card="P01"), "an anti card would end the game against ann"
 
 
+def _talk_through(state: NuclearState, seat: str) -> tuple[NuclearState, list[Give]]:
+    """Let the computer speaker negotiate until it ends the negotiation; its gifts, in order."""
+    gifts: list[Give] = []
+    for _ in range(20):
+        move = choose(state, seat)
+        if isinstance(move, EndTalk):
+            return state, gifts
+        if isinstance(move, Give):
+            gifts.append(move)
+        state, _ = act(state, seat, ENGINE.format_action(state, move))
+    raise AssertionError("the speaker never ends the negotiation")
+
+
+def test_the_speaker_never_gives_a_card_that_votes_against_its_own_proposal() -> None:
+    """As seen at a table: an anti speaker proposed A19 and bought pro players with P14 and P17, the two
+    cards it valued least; they voted no with them and A19 failed 3:6."""
+    anti_first = ("anti", "pro", "anti", "pro")
+    state = arranged(
+        game(4),
+        {
+            "ann": ["A19", "P14", "P17", "A22", "A37", "A45", "A46"],
+            "bob": ["P12", "P25", "P02"],
+            "cat": ["A35", "A20", "P03"],
+            "dan": ["P13", "P26", "P04"],
+        },
+        stances=anti_first,
+    )
+    state, _ = act(state, "ann", "propose A19")
+    state, _ = acts(state, [("bob", "vote P12"), ("cat", "vote A35"), ("dan", "vote P13")])  # 2 yes, 4 no
+    proposal = CARDS["A19"]
+    _, gifts = _talk_through(state, "ann")
+    assert gifts, "it is behind: it bargains"
+    given = [c for g in gifts for c in g.cards]
+    assert all(CARDS[c].casts(proposal)[1] == 0 for c in given), f"cards against A19 given away: {given}"
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_no_computer_gift_ever_votes_against_the_proposal(players: int) -> None:
+    """Whole computer-only games: every card a speaker gives casts no vote against its own proposal."""
+    for g in range(6):
+        rng = random.Random(f"gifts:{players}:{g}")
+        state = ENGINE.new_game([f"p{k}" for k in range(players)], None, rng)
+        for _ in range(5_000):
+            if state.phase is Phase.OVER:
+                break
+            seat = sorted(ENGINE.awaiting(state), key=state.seats.index)[0]
+            move = AI.choose(state, seat, rng)
+            if isinstance(move, Give):
+                proposal = CARDS[state.proposal or ""]
+                against = [c for c in move.cards if CARDS[c].casts(proposal)[1]]
+                assert not against, f"{seat} gives {against} against {proposal.id}"
+            state, _ = ENGINE.apply(state, seat, move, rng)
+        assert state.phase is Phase.OVER
+
+
+def test_the_speaker_proposes_a_referendum_when_its_count_says_the_turnout_holds() -> None:
+    # ann (pro) holds P50 and three cards of two pro votes each: with cat's expected votes, at least 4 yes
+    strong = arranged(table(), {"ann": ["P50", "P12", "P13", "P36", "P01", "A13"]})
+    assert choose(strong, "ann") == Propose(card="P50")
+    # with nothing of her own side to vote with, the count falls short of the four yes votes it needs
+    weak = arranged(table(), {"ann": ["P50", "P01", "A13", "A14", "A15", "A45"]})
+    assert choose(weak, "ann") != Propose(card="P50")
+
+
+def test_computer_speakers_propose_referendums_as_often_as_the_spec_expects() -> None:
+    """The spec's simple bots put a referendum to the vote 0.5 to 0.8 times a game."""
+    report = run_selfplay("nuclear", games=40, players=5, seed="referendums")
+    proposed = [float(v) for v in report.stats["referendums proposed"]]
+    assert sum(proposed) / len(proposed) >= 0.4
+
+
 # --- whole tables -----------------------------------------------------------------------------
 
 

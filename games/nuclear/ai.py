@@ -18,11 +18,16 @@ made with it. Its policy, stated in ``!rules nuclear`` too:
   the second vote, and with two points more it votes for it. It breaks such a deal (and any promise
   of its own) when passing the proposal would end the game for the other side.
 - **Promises it makes.** As speaker it buys the opponents it needs: as many cards as the proposal
-  has opinion symbols, from the cards it values least, plus a promise. It keeps that promise at the
-  receiver's next proposal (no vote against it), unless that proposal would end the game against it.
+  has opinion symbols, plus a promise, and arms an ally with up to two cards. It gives only cards
+  that vote for its proposal, the ones it values least, so a receiver who breaks the deal can only
+  withdraw them. At a referendum it arms its allies first (the turnout needs yes votes) and keeps
+  its two best cards for its own second vote. It keeps its promise at the receiver's next proposal
+  (no vote against it), unless that proposal would end the game against it.
 - **Proposing.** It weighs each card by how likely it is to pass (the stances of the voters), what it
   does to the indices (more as a side nears its goal; a move that wins the game for its side above all,
-  one that loses it never) and its points, doubled when its side is ahead.
+  one that loses it never) and its points, doubled when its side is ahead. A referendum it rates by
+  its count (``referendum_count``): likely to pass when the count gives at least as many yes votes as
+  players and more yes than no, unlikely otherwise.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from games.nuclear.actions import (
     Vote,
     Withdraw,
 )
-from games.nuclear.cards import CARDS, Sym, VoteCard, sort_cards
+from games.nuclear.cards import ALL_IDS, CARDS, Sym, VoteCard, sort_cards
 from games.nuclear.rules import eligible_voters, legal_actions, tally
 from games.nuclear.state import NuclearState, Phase
 
@@ -52,20 +57,29 @@ SAFE_MARGIN = 4
 """The predicted margin at which a speaker stops buying votes (self-play: a wide one keeps pro games alive)."""
 KEEP_CARDS = 1
 """A speaker keeps at least this many cards in hand when it buys votes (it draws N again as speaker)."""
+REFERENDUM_HOLDS = 0.8
+"""The chance a speaker gives a referendum its count says passes; ``REFERENDUM_SHORT`` one that falls short."""
+REFERENDUM_SHORT = 0.1
+OPPONENT_SHARE = 0.5
+"""How much of the unseen cards' share of its side a referendum's speaker expects in an opponent's hand: an
+opponent spends its side's cards on every vote and is bought with the other side's (self-play: the
+plain share counted twice the no votes opponents cast)."""
 
 
 def other(side: Sym) -> Sym:
     return "anti" if side == "pro" else "pro"
 
 
-def gain(card: VoteCard) -> int:
-    """The opinion symbols a passed proposal adds to its favoured side (a bill: one)."""
-    return 1 if card.kind == "gov_bill" else card.opinion
+def gain(state: NuclearState, card: VoteCard) -> int:
+    """The opinion symbols a passed proposal adds to its favoured side (a bill: one with ``swings``, else none)."""
+    if card.kind == "gov_bill":
+        return 1 if state.options.swings else 0
+    return card.opinion
 
 
 def ends_game(state: NuclearState, card: VoteCard) -> bool:
     """Whether passing ``card`` makes its favoured side reach its goal."""
-    return state.index(card.yes) + gain(card) >= state.target(card.yes)
+    return state.index(card.yes) + gain(state, card) >= state.target(card.yes)
 
 
 def points(state: NuclearState, i: int) -> int:
@@ -81,6 +95,54 @@ def keep_value(state: NuclearState, i: int, cid: str) -> float:
     if card.side == "gov":
         return 2.0 if card.yes == mine else 0.5
     return 0.3 * card.score
+
+
+def unseen(state: NuclearState, i: int) -> list[str]:
+    """The cards seat ``i`` has not seen: neither in its hand nor face up (passed, discarded, proposed)."""
+    seen = {*state.hands[i], *state.discard, *(c for p in state.passed for c in p)}
+    if state.proposal is not None:
+        seen.add(state.proposal)
+    return [c for c in ALL_IDS if c not in seen]
+
+
+def referendum_count(state: NuclearState, i: int, card: VoteCard) -> tuple[float, float]:
+    """The yes and no votes seat ``i`` expects on referendum ``card`` as its speaker. Its own three best
+    cards it knows (one for the first vote, two for the second), and it hands the next best to its
+    allies, two each, to place (as its negotiation does). Every other player votes its stance with up
+    to three cards of that side, as many as its hand holds by the share of such cards among those ``i``
+    has not seen (an opponent by ``OPPONENT_SHARE`` of it); an ally it leads by ``RIVAL_LEAD`` stays out."""
+    eye_votes = state.options.eye == "vote"
+    own = sorted((_votes_for(CARDS[c], card, 1) for c in state.hands[i] if c != card.id), reverse=True)
+    yes = float(sum(v for v in own[:3] if v > 0))
+    no = float(-own[0]) if own and own[0] < 0 else 0.0  # the first vote is cast whatever it holds
+    spare = [v for v in own[3:] if v > 0]
+    pool = [CARDS[c].casts(card, eye_votes=eye_votes) for c in unseen(state, i) if c != card.id]
+
+    def held(j: int, votes: list[int], cards: int, share: float = 1.0) -> float:
+        """The votes of this kind player ``j`` can cast with at most ``cards`` cards of its hand."""
+        if not votes:
+            return 0.0
+        return min(float(cards), share * len(state.hands[j]) * len(votes) / len(pool)) * sum(votes) / len(votes)
+
+    yes_votes, no_votes = [y for y, _ in pool if y], [n for _, n in pool if n]
+    for j in range(state.n):
+        if j == i:
+            continue
+        if state.stances[j] == card.yes:
+            if points(state, i) >= points(state, j) + RIVAL_LEAD and not ends_game(state, card):
+                continue  # an ally it leads by that much stays out
+            gift, spare = spare[:2], spare[2:]
+            yes += sum(gift) + held(j, yes_votes, 3 - len(gift))
+        else:
+            no += held(j, no_votes, 3, OPPONENT_SHARE)
+    return yes, no
+
+
+def referendum_holds(state: NuclearState, i: int, card: VoteCard) -> bool:
+    """Whether the count says the referendum passes: more yes than no, and the turnout where the table asks it."""
+    yes, no = referendum_count(state, i, card)
+    turnout = state.n if state.options.referendum_turnout else 0
+    return yes >= turnout and yes >= no + 1
 
 
 @dataclass(frozen=True)
@@ -133,7 +195,7 @@ def wish(state: NuclearState, i: int) -> Wish:
     if dangerous:
         return Wish(-1)
     value = _deals_value(state, i)
-    price = max(1, gain(card))
+    price = max(1, gain(state, card))
     if value >= price + 2:
         return Wish(1)
     if value >= price and way < 1:
@@ -177,12 +239,11 @@ class StanceAI:
         return Propose(card=max(scored)[2])
 
     def _pass_chance(self, state: NuclearState, i: int, card: VoteCard) -> float:
-        voters = [j for j in range(state.n) if j != i or card.kind == "referendum"]
-        support = sum(1 for j in voters if state.stances[j] == card.yes and j != i)
-        oppose = sum(1 for j in voters if state.stances[j] != card.yes and j != i)
+        if card.kind == "referendum":
+            return REFERENDUM_HOLDS if referendum_holds(state, i, card) else REFERENDUM_SHORT
+        support = sum(1 for j in range(state.n) if j != i and state.stances[j] == card.yes)
+        oppose = sum(1 for j in range(state.n) if j != i and state.stances[j] != card.yes)
         chance = 0.55 + 0.18 * (support - oppose)
-        if card.kind == "referendum" and state.options.referendum_turnout:
-            chance -= 0.25 * max(0, state.n - 2 * (support + 1))
         return min(0.95, max(0.05, chance))
 
     def _proposal_value(self, state: NuclearState, i: int, cid: str) -> float:
@@ -191,17 +252,15 @@ class StanceAI:
         card = CARDS[cid]
         mine = state.stances[i]
         chance = self._pass_chance(state, i, card)
-        if card.yes == mine and state.index(mine) + gain(card) >= state.target(mine):
-            return 100.0 + chance
-        if card.yes != mine and state.index(card.yes) + gain(card) >= state.target(card.yes):
-            return -100.0
+        if ends_game(state, card):
+            return 100.0 + chance if card.yes == mine else -100.0
         if card.kind == "gov_bill":
-            swing = 1 + min(2, state.index(card.no))
+            swing = 1 + min(2, state.index(card.no)) if state.options.swings else 0
             worth = swing + 0.5 * card.score
-            return worth * (0.5 + 0.5 * chance) if card.yes == mine else -worth
+            return worth * (0.5 + 0.5 * chance) if card.yes == mine or not swing else -worth
         worth = card.opinion + 0.5 * card.score
         if card.kind == "referendum":
-            failed = 2.0 if card.no == mine else -2.0
+            failed = (2.0 if card.no == mine else -2.0) if state.options.swings else 0.0
             passed = worth if card.yes == mine else 0.5 * card.score - card.opinion
             return chance * passed + (1 - chance) * failed
         if card.yes == mine:
@@ -276,20 +335,35 @@ class StanceAI:
                 opponents.append(j)
         if predicted >= SAFE_MARGIN:
             return EndTalk()
-        price = max(1, gain(proposal))
+        price = max(1, gain(state, proposal))
         if ends_game(state, proposal):
             return EndTalk()  # the opponents would break any deal that loses them the game
-        spare = sorted(state.hands[i], key=lambda c: (keep_value(state, i, c), c))
-        for j in sorted(opponents, key=lambda j: (-len(state.hands[j]), j)):
-            if len(spare) - price < KEEP_CARDS:
-                break
-            return Give(cards=sort_cards(spare[:price]), to=state.seats[j])
-        helpful = [c for c in spare if _votes_for(CARDS[c], proposal, 1) > 0]
+        helpful = self._gifts(state, i, proposal)
         allies = [j for j in voters if state.stances[j] == proposal.yes and j not in dealt]
+        arm = None
         if allies and helpful and len(state.hands[i]) - 1 >= KEEP_CARDS:
             ally = min(allies, key=lambda j: (len(state.hands[j]), j))
-            return Give(cards=sort_cards(helpful[: min(2, len(state.hands[i]) - KEEP_CARDS)]), to=state.seats[ally])
-        return EndTalk()
+            arm = Give(cards=sort_cards(helpful[: min(2, len(state.hands[i]) - KEEP_CARDS)]), to=state.seats[ally])
+        if arm is not None and proposal.kind == "referendum" and state.options.referendum_turnout:
+            return arm  # the turnout needs yes votes, which only allies add
+        if opponents and len(helpful) >= price and len(state.hands[i]) - price >= KEEP_CARDS:
+            j = min(opponents, key=lambda j: (-len(state.hands[j]), j))
+            return Give(cards=sort_cards(helpful[:price]), to=state.seats[j])
+        return arm or EndTalk()
+
+    def _gifts(self, state: NuclearState, i: int, proposal: VoteCard) -> list[str]:
+        """The cards the speaker may give, least valued first: only those that vote for its proposal,
+        so a receiver who breaks the deal can only withdraw them, never vote against it with them; at
+        a referendum, which it votes on too, not the two best it places itself."""
+        eye_votes = state.options.eye == "vote"
+        helpful = sorted(
+            (c for c in state.hands[i] if CARDS[c].casts(proposal, eye_votes=eye_votes)[1] == 0),
+            key=lambda c: (keep_value(state, i, c), c),
+        )
+        if proposal.kind == "referendum":
+            own = sorted(helpful, key=lambda c: (-_votes_for(CARDS[c], proposal, 1), c))[:2]
+            helpful = [c for c in helpful if c not in own]
+        return helpful
 
 
 AI = StanceAI()

@@ -185,13 +185,15 @@ class NuclearEngine(EngineDefaults):
         board = rules.scores(state)
         top = max(board.values()) if board else 0
         proposals = [r for r in state.history if r.proposal is not None]
+        referendums = [r for r in proposals if CARDS[r.proposal or ""].kind == "referendum"]
         return {
             "ending": {"pro": "核四完工 (pro)", "anti": "廢止核四 (anti)", "cap": "stalemate cap"}.get(
                 state.ending or "", "unfinished"
             ),
             "rounds": float(state.history[-1].round if state.history else state.round),
             "shared top": sum(1 for v in board.values() if v == top) > 1,
-            "referendums proposed": float(sum(1 for r in proposals if CARDS[r.proposal or ""].kind == "referendum")),
+            "referendums proposed": float(len(referendums)),
+            "referendums passed": float(sum(1 for r in referendums if r.passed)),
             "proposals passed": mean([r.passed for r in proposals]) if proposals else 0.0,
             "never speaker": float(len(set(range(state.n)) - {r.speaker for r in state.history})),
         }

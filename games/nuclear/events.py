@@ -84,6 +84,8 @@ class Proposed:
     card: str
     voters: tuple[str, ...]
     players: int
+    swings: bool = False
+    """The house rule by which bills and failed referendums move the indices (``swings``)."""
 
     def text(self, lang: str = "en") -> str:
         card = CARDS[self.card]
@@ -92,9 +94,11 @@ class Proposed:
             boxes_text(self.card, lang),
         ]
         if card.kind == "referendum":
-            lines.append(t(lang, "propose.referendum", n=self.players, other=side_name(card.no, lang)))
+            key = "propose.referendum" if self.swings else "propose.referendum_plain"
+            lines.append(t(lang, key, n=self.players, other=side_name(card.no, lang)))
         elif card.kind == "gov_bill":
-            lines.append(t(lang, "propose.bill", up=side_name(card.yes, lang), down=side_name(card.no, lang)))
+            key = "propose.bill" if self.swings else "propose.bill_plain"
+            lines.append(t(lang, key, up=side_name(card.yes, lang), down=side_name(card.no, lang)))
         if self.voters:
             lines.append(t(lang, "propose.vote1", voters=names(lang, self.voters)))
         return "\n".join(lines)

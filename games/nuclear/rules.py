@@ -388,7 +388,8 @@ def _propose(state: NuclearState, i: int, action: Propose, rng: random.Random, e
     )
     voters = eligible_voters(state)
     state = state.model_copy(update={"voters": voters, "vote1": (None,) * state.n})
-    events.append(Proposed(state.seats[i], action.card, tuple(state.seats[v] for v in voters), state.n))
+    seated = tuple(state.seats[v] for v in voters)
+    events.append(Proposed(state.seats[i], action.card, seated, state.n, swings=state.options.swings))
     if not voters:
         return _reveal_first(state, rng, events)
     return state
@@ -563,13 +564,14 @@ def _resolve(
     if ok:
         passed = tuple(sort_cards([*p, proposal_id]) if k == speaker else p for k, p in enumerate(passed))
         if proposal.kind == "gov_bill":
-            shift(proposal.yes, 1, "bill")
-            shift(proposal.no, -2, "bill")
+            if options.swings:
+                shift(proposal.yes, 1, "bill")
+                shift(proposal.no, -2, "bill")
         else:
             shift(proposal.yes, proposal.opinion, "referendum" if proposal.kind == "referendum" else "proposal")
     else:
         discard.append(proposal_id)  # a failed proposal goes with the revealed votes
-        if proposal.kind == "referendum":
+        if proposal.kind == "referendum" and options.swings:
             shift(proposal.no, 2, "referendum_failed")
     eye_side: Sym | None = None
     if options.eye == "majority":

@@ -12,7 +12,8 @@ import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+from pydantic_core import PydanticCustomError
 
 from games.nuclear.cards import Sym
 
@@ -37,6 +38,22 @@ def _seconds(value: object) -> object:
 
 Seconds = Annotated[int, BeforeValidator(_seconds), Field(ge=5, le=3600)]
 
+NEGOTIATION_CAP = 180
+"""The source: 「協商階段不可超過三分鐘」, the negotiation lasts three minutes at most."""
+
+
+def _at_most_three_minutes(value: int, info: ValidationInfo) -> int:
+    """A longer negotiation is refused where a table is set up (``!play``, Python values); a table
+    stored before the cap (JSON) reads back at the cap rather than failing to load."""
+    if value <= NEGOTIATION_CAP:
+        return value
+    if info.mode == "json":
+        return NEGOTIATION_CAP
+    raise PydanticCustomError("negotiation_cap", "the negotiation lasts at most 3 minutes (180 s)")
+
+
+NegotiationSeconds = Annotated[Seconds, AfterValidator(_at_most_three_minutes)]
+
 Removal = Literal["seed", "balanced", "off"]
 REMOVALS: dict[Removal, dict[int, int]] = {"seed": {5: 7, 7: 3}, "balanced": {5: 6, 7: 5}, "off": {}}
 """How many cards of the removal pool leave the game, by the number of players."""
@@ -47,7 +64,9 @@ class NuclearOptions(_Value):
 
     proposal: Seconds = Field(120, description="seconds the speaker has to propose")
     vote: Seconds = Field(90, description="seconds for the first (secret) vote")
-    negotiation: Seconds = Field(180, description="seconds of negotiation at most; the speaker may end it sooner")
+    negotiation: NegotiationSeconds = Field(
+        NEGOTIATION_CAP, description="seconds of negotiation at most (3 min at most); the speaker may end it sooner"
+    )
     placement: Seconds = Field(60, description="seconds to place 1 or 2 cards face down for the second vote")
     countdown: Seconds = Field(30, description="seconds the speaker has to count 1, 2, 3")
     reveal: Seconds = Field(15, description="seconds to reveal or withdraw after the count")
@@ -57,6 +76,10 @@ class NuclearOptions(_Value):
         "majority", description="the eye: +1 to the side that reveals more eyes, one more vote, or nothing"
     )
     referendum_turnout: bool = Field(default=True, description="a referendum needs as many yes votes as players")
+    swings: bool = Field(
+        default=False,
+        description="house rule: a passed bill moves both indices, a failed referendum gives the other side 2",
+    )
     removal: Removal = Field("seed", description="cards removed at 5 and 7 players: seed (7/3), balanced (6/5), off")
     anyone_gives: bool = Field(default=False, description="non-speakers may also give cards during the negotiation")
     ties: Literal["shared", "passed"] = Field(
