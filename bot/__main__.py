@@ -247,7 +247,7 @@ def _load_benches(args: argparse.Namespace) -> int:
         return 2
     reports = []
     if args.load:
-        from bot.bench_load import load_bench
+        from bot.bench.load import load_bench
 
         reports.append(
             asyncio.run(
@@ -255,7 +255,7 @@ def _load_benches(args: argparse.Namespace) -> int:
             )
         )
     if args.burst:
-        from bot.bench_burst import burst_bench
+        from bot.bench.burst import burst_bench
 
         reports.append(asyncio.run(burst_bench(baseline=baseline)))
     print("\n\n".join(reports))
@@ -308,13 +308,13 @@ def _command(args: argparse.Namespace) -> int:
     if args.command in {"export", "import", "migrate-store"}:
         return _transfer_command(args)
     if args.command == "selfplay":
-        from bot.selfplay import main as selfplay_main
+        from bot.sim.selfplay import main as selfplay_main
 
         return selfplay_main(
             args.game, games=args.games, players=args.players, seed=args.seed, options=args.option, jobs=args.jobs
         )
     if args.command == "bench" and args.web:
-        from bot.web.bench import web_bench
+        from bot.bench.web import web_bench
 
         return asyncio.run(
             web_bench(
@@ -331,10 +331,10 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "bench" and args.game:
         return _game_bench(args.game, args.tick_runs)
     if args.command == "bench":
-        from bot.bench import bench, offers_bench
+        from bot.bench.week import bench, offers_bench
 
         if args.cards is not None:
-            from bot.bench_cards import cards_bench
+            from bot.bench.cards import cards_bench
 
             return asyncio.run(cards_bench(designs=args.cards, runs=args.tick_runs, seed=args.seed, where=args.dir))
         if args.offer_weeks is not None:
@@ -348,12 +348,12 @@ def _command(args: argparse.Namespace) -> int:
                 )
             )
         if args.amendments is not None:
-            from bot.bench_amendments import amendments_bench
+            from bot.bench.amendments import amendments_bench
 
             print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
             return 0
         if args.digest_only:
-            from bot.bench_digest import digest_bench
+            from bot.bench.digest import digest_bench
 
             print(digest_bench(players=args.players, bids=args.bids, runs=args.digest_runs, seed=args.seed))
             return 0
@@ -362,7 +362,7 @@ def _command(args: argparse.Namespace) -> int:
         postgres = args.postgres or os.environ.get("BENCH_DATABASE_URL") or None
         only_stores = bool(postgres) and args.stores_only
         if postgres:
-            from bot.bench_stores import check_server
+            from bot.bench.stores import check_server
 
             asyncio.run(check_server(postgres))  # a wrong URL stops it now, not after the week's timings
         return asyncio.run(
@@ -400,7 +400,7 @@ def _command(args: argparse.Namespace) -> int:
 
         plan = settings.shard_plan()
         configure(settings.log_level, settings.log_format, shards=list(plan.ids) if plan.ids is not None else None)
-        from bot.app import run_bot
+        from bot.discord.app import run_bot
 
         return run_bot(settings)
     return 2

@@ -71,7 +71,7 @@ def help_text(
     return "\n".join(lines)
 
 
-# -- sealed bids on Discord (``bot.sealed``) --
+# -- sealed bids on Discord (``bot.discord.sealed``) --
 
 SEALED_REMOVED = "I removed your message so that its amount stays secret."
 SEALED_NOT_REMOVED = "I may not remove messages there: delete yours yourself if you want its amount to stay secret."

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import NomicBot, create_bot
+from bot.discord.app import NomicBot, create_bot
 from bot.settings import Settings
 from scheduler.clock import VirtualClock
 from tests.engines import ENGINES, Databases, databases, postgres_databases

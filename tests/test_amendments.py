@@ -491,7 +491,7 @@ def test_a_refused_proposal_is_no_rule_error_for_the_router_to_swallow() -> None
 
 
 def test_the_bench_of_amendment_lines_runs_every_case() -> None:
-    from bot.bench_amendments import CASES, amendments_bench
+    from bot.bench.amendments import CASES, amendments_bench
 
     report = amendments_bench(players=12, runs=2, seed="t")
     assert report.count("\n") == len(CASES) + 2

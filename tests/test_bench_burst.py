@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from bot.bench_burst import Bid, Call, _acknowledged, through_limits
+from bot.bench.burst import Bid, Call, _acknowledged, through_limits
 
 POST = "/channels/7/messages"
 

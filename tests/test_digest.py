@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.bench_digest import busy_week, finished_games, week_end
-from bot.render.embeds import review
+from bot.bench.digest import busy_week, finished_games, week_end
+from bot.discord.render.embeds import review
 from bot.sim.replay import read_scenario, replay
 from games.nomic import digest, engine
 from games.nomic.actions import (

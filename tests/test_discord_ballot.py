@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.tables.registry import register, unregister
 
 from .ballot_game import BALLOT

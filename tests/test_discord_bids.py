@@ -9,8 +9,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import receipts
-from bot.app import create_bot
+from bot.discord import receipts
+from bot.discord.app import create_bot
 
 from .conftest import Server
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.ictc.state import DesignStatus
 
 from .conftest import Server

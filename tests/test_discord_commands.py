@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import SecretStr
 
-from bot.cogs.admin import NOT_A_MODERATOR, SETUP_CHANNEL_USAGE
+from bot.discord.cogs.admin import NOT_A_MODERATOR, SETUP_CHANNEL_USAGE
 from bot.router import error_text
 from bot.sim.replay import replay
 from bot.sim.world import read_line
@@ -227,7 +227,7 @@ async def test_admin_and_setup_answer_non_moderators(discord_server: Server) -> 
 def test_a_refused_token_is_a_clear_message_and_exit_code_1(
     bot_settings: Any, monkeypatch: Any, caplog: Any
 ) -> None:
-    from bot.app import NomicBot, run_bot
+    from bot.discord.app import NomicBot, run_bot
 
     async def refuse(self: NomicBot, token: str, *, reconnect: bool = True) -> None:
         raise discord.LoginFailure("Improper token has been passed.")
@@ -265,7 +265,7 @@ async def test_queries_are_embeds_within_discords_limits(discord_server: Server)
 async def test_slash_commands_sync_globally_only_when_asked_and_changed(bot_settings: Any, bot_clock: Any) -> None:
     import simcord
 
-    from bot.app import create_bot
+    from bot.discord.app import create_bot
 
     def syncs(env: Any) -> list[Any]:
         return [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]

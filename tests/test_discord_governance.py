@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from simcord.backend import serializers
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.nomic.proposals import tally
 from games.nomic.state import ProposalStatus, Vote
 

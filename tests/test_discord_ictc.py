@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE
 from games.ictc.battle.state import BattleState

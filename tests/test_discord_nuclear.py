@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.nuclear.ai import AI
 from games.nuclear.cards import ALL_IDS
 from games.nuclear.engine import ENGINE

@@ -209,7 +209,7 @@ async def test_redelivered_gateway_events_change_nothing(discord_server: Server)
 
 
 def test_a_board_of_six_lots_is_a_small_picture() -> None:
-    from bot.render.cards import BoardLot, render_board, render_hand
+    from bot.discord.render.cards import BoardLot, render_board, render_hand
 
     lots = [BoardLot(n, (Card.parse("AS"), Card.parse("10H")), "120 - a long player name") for n in range(1, 7)]
     assert len(render_board(lots)) < 30_000

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from games.sardini.cards import CODES, cards_of, mask
 from games.sardini.moves import can_meet
 from games.sardini.plans import sets

@@ -9,7 +9,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from bot.sealed import TYPED_REFUSAL
+from bot.discord.sealed import TYPED_REFUSAL
 from bot.texts import SEALED_NOT_REMOVED, SEALED_REMOVED
 
 from .conftest import Server

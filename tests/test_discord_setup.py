@@ -14,8 +14,8 @@ import discord
 import pytest
 from simcord.backend.models.channel import Overwrite, OverwriteType
 
-from bot.app import SETUP_TIP, NomicBot
-from bot.cogs.admin import NOT_A_MODERATOR, SETUP_USAGE
+from bot.discord.app import SETUP_TIP, NomicBot
+from bot.discord.cogs.admin import NOT_A_MODERATOR, SETUP_USAGE
 from bot.router import error_text
 from games.nomic.context import ChannelRole
 from games.nomic.errors import BadInputError

@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.app import OWNED_ELSEWHERE, NomicBot, ShardedNomicBot, create_bot
+from bot.discord.app import OWNED_ELSEWHERE, NomicBot, ShardedNomicBot, create_bot
 from bot.logs import acting_for, configure
 from bot.settings import Settings
 from data.ownership import LocalOwnership, Lost, OwnedElsewhereError

@@ -9,8 +9,8 @@ from typing import Any, cast
 
 import discord
 
-from bot.app import create_bot
-from bot.table_ui import MAX_OPTIONS, spread
+from bot.discord.app import create_bot
+from bot.discord.table_ui import MAX_OPTIONS, spread
 from games.tables import lobby
 from games.tables.lobby import Table, TableStatus
 from games.tables.registry import GAMES

@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.selfplay import run_selfplay
+from bot.sim.selfplay import run_selfplay
 from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE
 from games.ictc.battle.events import Said, Told

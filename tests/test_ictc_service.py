@@ -268,7 +268,7 @@ async def test_copies_are_refused_where_no_library_runs_and_never_given_by_moder
 
 
 async def test_the_card_library_bench_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.bench_cards import cards_bench
+    from bot.bench.cards import cards_bench
 
     assert await cards_bench(designs=40, runs=2, seed="t", where=tmp_path) == 0
     assert "`!card submit`" in capsys.readouterr().out

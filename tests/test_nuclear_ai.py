@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.selfplay import run_selfplay
+from bot.sim.selfplay import run_selfplay
 from games.nuclear.actions import EndTalk, Give, Promise, Propose, Reveal, Vote, Withdraw
 from games.nuclear.ai import AI, KEEP_CARDS, wish
 from games.nuclear.cards import CARDS

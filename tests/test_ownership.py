@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.discord.sharding import GuildKeeper
 from bot.settings import Settings
-from bot.sharding import GuildKeeper
 from bot.shards import ShardPlan, parse_shard_ids, shard_of
 from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, fenced_insert, lock_key, open_ownership
 from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.bench_ticks import RULE_SETS, rule_trigger_report, rule_trigger_timings
+from bot.bench.ticks import RULE_SETS, rule_trigger_report, rule_trigger_timings
 from bot.router import Post, Router
 from bot.sim.replay import read_scenario, replay
 from bot.sim.statedoc import state_document

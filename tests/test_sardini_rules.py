@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.selfplay import run_selfplay
+from bot.sim.selfplay import run_selfplay
 from games.sardini.actions import (
     ActOver,
     AttemptTrick,

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import EXIT_STORE
-from bot.app import create_bot
+from bot.discord.app import create_bot
 from bot.settings import Settings
 from data.store import Store, StoreOpenError, migrations
 from data.table_store import TableStore

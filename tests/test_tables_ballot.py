@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.selfplay import run_selfplay
 from bot.sim.replay import ReplayResult, read_scenario, replay
+from bot.sim.selfplay import run_selfplay
 from bot.sim.world import MessageLine
 from games.tables import lobby
 from games.tables.lobby import JoinTable, OpenTable, PlayMove, StartTable, TableStatus, TurnTimeout

@@ -10,8 +10,8 @@ from typing import Any, cast
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.selfplay import SelfplayError, game_seed, play_one, run_selfplay
-from bot.selfplay import main as selfplay_main
+from bot.sim.selfplay import SelfplayError, game_seed, play_one, run_selfplay
+from bot.sim.selfplay import main as selfplay_main
 from games.tables.engine import (
     AnyEngine,
     BadCommandError,
@@ -306,7 +306,7 @@ def test_selfplay_aborts_with_a_report_on_a_broken_invariant(
 
 
 def test_selfplay_sums_up_a_games_own_figures() -> None:
-    from bot.selfplay import summed
+    from bot.sim.selfplay import summed
 
     assert summed(["a", "b", "a", "a"]) == "a 75.0%, b 25.0%", "words: their shares, most first"
     assert summed([True, False, False, False]) == "25.0%", "yes/no: the share of yes"

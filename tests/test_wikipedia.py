@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.selfplay import run_selfplay
+from bot.sim.selfplay import run_selfplay
 from games.tables.engine import (
     BadCommandError,
     GameOverError,

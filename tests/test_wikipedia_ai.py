@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.selfplay import run_selfplay
+from bot.sim.selfplay import run_selfplay
 from games.wikipedia.actions import AddSection, EndTurn, FixProblem, Protect, WikipediaAction
 from games.wikipedia.ai import TACTICS, GreedyEditor, Tactics, _action, _Light, plan_turn, seen_hands
 from games.wikipedia.cards import ALL_CARDS, ARTICLES, Article

@@ -18,7 +18,7 @@ from games.ictc.cards import MAX_NAME, MAX_TEXT, CardType, name_key
 from games.ictc.state import LibraryState
 
 if TYPE_CHECKING:
-    from bot.cogs.cards import CardDesk
+    from bot.discord.cogs.cards import CardDesk
 
 BUTTON_TEMPLATE = (
     r"card:(?P<guild>[0-9]{1,20}):(?P<design>[0-9]{1,9}):(?P<version>[0-9]{1,4}):(?P<action>approve|reject|comment)"

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import discord
 
-from bot.render.cards import BoardLot, render_board, render_hand
+from bot.discord.render.cards import BoardLot, render_board, render_hand
 from games.nomic.cards import Card
 from games.nomic.common import highest_bid
 from games.nomic.digest import Digest

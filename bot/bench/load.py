@@ -8,7 +8,7 @@ round (so drift of the disk or of the machine's other load spreads over all of t
 * sequential: members of one guild bid one after another, each waiting for the answer;
 * one busy guild: ``MEMBERS`` members bid at once, each waiting for their answer before the next bid;
 * busy guilds: ``GUILDS`` guilds at once, one member at a time in each;
-* a busy week (``bot.bench``'s replay, smaller: ``WEEK``), its wall time.
+* a busy week (``bot.bench.week``'s replay, smaller: ``WEEK``), its wall time.
 
 With ``--baseline DIR`` (a checkout of an earlier version, e.g. ``git worktree add /tmp/before main``)
 the round measures the bids and the week of that version too, each right beside the same measure of
@@ -59,7 +59,7 @@ BATCH = 50
 ACTIONS = 1_000
 ROUNDS = 7
 WEEK = {"players": 100, "bids": 3_000, "trades": 300}
-"""The busy week of each round: ``bot.bench``'s replay, a fifth of its default size."""
+"""The busy week of each round: ``bot.bench.week``'s replay, a fifth of its default size."""
 GOALS = {"one guild": 3.0, "guilds": 2.0}
 
 KINDS = ("raw", "batched", "sequential", "one guild", "guilds", "week")
@@ -67,7 +67,7 @@ CODE_KINDS = ("sequential", "one guild", "guilds", "week")
 """The kinds that measure the bot's code (the others, the disk): measured for the baseline too."""
 BEFORE = " (before)"
 THIS_FILE = Path(__file__).resolve()
-HERE = THIS_FILE.parents[1]
+HERE = THIS_FILE.parents[2]
 """The checkout this file belongs to."""
 
 
@@ -215,8 +215,8 @@ async def _guilds(folder: Path, kind: str, actions: int) -> Measured:
 
 
 async def _week(folder: Path, players: int, bids: int, trades: int) -> Measured:
-    """``bot.bench``'s busy week (of the checkout that runs it), its commands a second."""
-    from bot import bench as week_bench
+    """``bot.bench.week``'s busy week (of the checkout that runs it), its commands a second."""
+    from bot.bench import week as week_bench
 
     db = folder / f"week-{time.time_ns()}.db"
     store = await Store.open(db, synchronous="FULL")

@@ -19,10 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.card_ui import CardButton, CardForm, card_choices, review_view
-from bot.cogs.base import Callback, Ctx, WordCommand, line, perform
-from bot.discord_io import chunks, dms_closed, resolver
-from bot.render import embeds
+from bot.discord.card_ui import CardButton, CardForm, card_choices, review_view
+from bot.discord.cogs.base import Callback, Ctx, WordCommand, line, perform
+from bot.discord.io import chunks, dms_closed, resolver
+from bot.discord.render import embeds
 from bot.router import Post
 from games.ictc.cards import CardType
 from games.ictc.commands import is_library_command
@@ -30,7 +30,7 @@ from games.ictc.picture import render_card
 from games.nomic.context import ChannelRole
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord_io import chunks, command_text, dms_closed
-from bot.render import embeds
+from bot.discord.io import chunks, command_text, dms_closed
+from bot.discord.render import embeds
 from bot.router import Post
 from games.nomic import commands as words
 from games.nomic.actions import (
@@ -38,7 +38,7 @@ from games.nomic.actions import (
 from games.nomic.context import ChannelRole, Context
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
     Ctx = commands.Context[NomicBot]
 else:
@@ -262,7 +262,7 @@ async def _state(ctx: Ctx) -> Any:
 
 async def _bid(ctx: Ctx, context: Context, action: Any, text: str) -> None:
     """A slash bid is answered by its interaction (no channel's message budget); the board follows soon.
-    (Prefix bids in a channel are answered together: ``bot.receipts``.)"""
+    (Prefix bids in a channel are answered together: ``bot.discord.receipts``.)"""
     await reply(ctx, text)
     channel = ctx.channel if isinstance(ctx.channel, discord.TextChannel) else None
     if channel is not None:

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import notices
-from bot.discord_io import MESSAGE_LIMIT, TOO_OLD_TO_EDIT, dms_closed
-from bot.permissions import cannot_post
+from bot.discord import notices
+from bot.discord.io import MESSAGE_LIMIT, TOO_OLD_TO_EDIT, dms_closed
+from bot.discord.permissions import cannot_post
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

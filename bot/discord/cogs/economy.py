@@ -9,13 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, line, perform, word
+from bot.discord.cogs.base import Ctx, line, perform, word
 from games.nomic.common import highest_bid
 from games.nomic.state import RoundState, TradeStatus
 from games.nomic.views import sealed_label
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 MAX_CHOICES = 25
 

@@ -1,7 +1,7 @@
 """The live Discord adapter: gateway events in, the same router as the simulator, answers out.
 
-``create_bot(settings)`` builds the bot with its cogs (``bot/cogs``): the round's economy, its
-governance, admin and setup, help, the thread games (``bot/cogs/tables.py``), and the gateway
+``create_bot(settings)`` builds the bot with its cogs (``bot/discord/cogs``): the round's economy, its
+governance, admin and setup, help, the thread games (``bot/discord/cogs/tables.py``), and the gateway
 events that are not commands (proposals, votes, edits, leaving). Every command ends in
 ``NomicBot.run_command``: the thread games' commands go through ``Router.table_command`` (the
 ``TableService`` text command), the round's through ``games.nomic.commands.parse`` and
@@ -28,22 +28,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import notices
-from bot.board import BoardPoster
-from bot.cogs.base import present
-from bot.cogs.cards import CardDesk
-from bot.cogs.tables import TableDesk
-from bot.discord_io import GuildConfig, chunks, command_text, dms_closed, reply_reference, resolver
+from bot.discord import notices
+from bot.discord.board import BoardPoster
+from bot.discord.cogs.base import present
+from bot.discord.cogs.cards import CardDesk
+from bot.discord.cogs.tables import TableDesk
+from bot.discord.io import GuildConfig, chunks, command_text, dms_closed, reply_reference, resolver
+from bot.discord.notices import Notices
+from bot.discord.permissions import cannot_post
+from bot.discord.receipts import BidReceipts
+from bot.discord.render import embeds
+from bot.discord.sealed import SealedDesk
+from bot.discord.sharding import GuildKeeper
 from bot.logs import acting_for
 from bot.memory import Memory
-from bot.notices import Notices
-from bot.permissions import cannot_post
-from bot.receipts import BidReceipts
-from bot.render import embeds
 from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
-from bot.sealed import SealedDesk
 from bot.settings import Settings
-from bot.sharding import GuildKeeper
 from bot.web.desk import WebDesk, is_web_command
 from bot.web.record import WebRecord
 from data.library_store import LibraryStore
@@ -67,13 +67,13 @@ from scheduler.live import LiveScheduler
 log = logging.getLogger(__name__)
 
 COGS = (
-    "bot.cogs.economy",
-    "bot.cogs.governance",
-    "bot.cogs.admin",
-    "bot.cogs.help",
-    "bot.cogs.tables",
-    "bot.cogs.cards",
-    "bot.cogs.events",
+    "bot.discord.cogs.economy",
+    "bot.discord.cogs.governance",
+    "bot.discord.cogs.admin",
+    "bot.discord.cogs.help",
+    "bot.discord.cogs.tables",
+    "bot.discord.cogs.cards",
+    "bot.discord.cogs.events",
 )
 GLOBAL_SYNC_KEY = "global_commands_sha256"
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
@@ -134,11 +134,11 @@ class NomicBot(commands.Bot):
         self._configs: dict[int, GuildConfig] = {}
         self.board = BoardPoster(self, settings.board_refresh_seconds)
         self.receipts = BidReceipts(self, settings.bids_answer_seconds)
-        """Prefix bids' answers, together in each channel's one "bids received" message (``bot.receipts``)."""
+        """Prefix bids' answers, together in each channel's one "bids received" message (``bot.discord.receipts``)."""
         self.desk = TableDesk(self)
         self.cards = CardDesk(self)
         self.sealed = SealedDesk(self)
-        """Sealed bids: by DM, and a ``!bid`` typed in a channel refused privately (``bot.sealed``)."""
+        """Sealed bids: by DM, and a ``!bid`` typed in a channel refused privately (``bot.discord.sealed``)."""
         self.notices = Notices(self)
         self.memory = Memory(enabled=clock is None)
         """Keeps full garbage collections out of ticks (``bot.memory``); off under a virtual clock (tests)."""
@@ -400,7 +400,7 @@ class NomicBot(commands.Bot):
     async def on_guild_available(self, guild: discord.Guild, /) -> None:
         """A server back after an outage (or, for some gateways, just joined): start or catch up its round.
 
-        At login every server is also "available"; ``on_ready`` (bot/cogs/events.py) handles those.
+        At login every server is also "available"; ``on_ready`` (bot/discord/cogs/events.py) handles those.
         """
         if self.is_ready():
             await self.keeper.resume([guild])

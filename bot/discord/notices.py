@@ -18,8 +18,8 @@ from enum import StrEnum
 
 import discord
 
-from bot.discord_io import GuildConfig
-from bot.permissions import cannot_post, lacking_flags
+from bot.discord.io import GuildConfig
+from bot.discord.permissions import cannot_post, lacking_flags
 from games.nomic.context import ChannelRole
 
 log = logging.getLogger(__name__)

@@ -135,7 +135,7 @@ async def _burst(bids: int, members: int, spread: float, seed: str) -> tuple[lis
     import discord
     import simcord  # a tool of the tests (dev extra): only this bench needs it
 
-    from bot.app import create_bot
+    from bot.discord.app import create_bot
     from bot.settings import Settings
     from scheduler.clock import VirtualClock
 
@@ -263,7 +263,7 @@ async def burst_bench(
     baseline: Path | None = None,
 ) -> str:
     """The burst's calls and their time under the limits: this version's, and ``baseline``'s when given."""
-    from bot.bench_load import HERE, run_in
+    from bot.bench.load import HERE, run_in
 
     reports = []
     for label, checkout in (("before: " + str(baseline), baseline), ("this version", HERE)):

@@ -8,14 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, line, perform, reply, sub, word, word_group
+from bot.discord.cogs.base import Ctx, line, perform, reply, sub, word, word_group
 from bot.router import error_text
 from bot.web.desk import WEB_SUMMARY
 from games.nomic.commands import MAX_IMPORT_LENGTH
 from games.nomic.errors import BadInputError
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 
 class Help(commands.Cog):

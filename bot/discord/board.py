@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import notices
-from bot.discord_io import TOO_OLD_TO_EDIT
-from bot.permissions import lacking_flags
-from bot.render import embeds
+from bot.discord import notices
+from bot.discord.io import TOO_OLD_TO_EDIT
+from bot.discord.permissions import lacking_flags
+from bot.discord.render import embeds
 from games.nomic.actions import ShowLots
 from games.nomic.context import SYSTEM, ChannelRole, Context
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import texts
-from bot.discord_io import chunks, resolver
+from bot.discord.io import chunks, resolver
 from bot.logs import acting_for
 from bot.router import error_text
 from games.nomic.auction import SEALED_HERE
@@ -23,7 +23,7 @@ from games.nomic.context import ChannelRole
 from games.nomic.errors import WrongChannelError
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import notices
-from bot.discord_io import chunks, reply_reference, resolver
-from bot.permissions import NEEDS_BY_FLAG, lacking_flags
+from bot.discord import notices
+from bot.discord.io import chunks, reply_reference, resolver
+from bot.discord.permissions import NEEDS_BY_FLAG, lacking_flags
 from bot.router import Post
 from games.nomic.actions import Leave
 from games.nomic.commands import clean_keep_lines
 from games.nomic.context import ChannelRole
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 One path: a prefix command, a slash command, a button and a menu choice all become command text
 (``!join``, ``!ai 2``, ``!section 12 9``...) and end in ``Router.table_command``, which is
 ``TableService.command``: the call the simulator makes for the same line. The buttons, the moves
-menu and the join form live in ``bot.table_ui``. At a game that lets a seat bring something,
+menu and the join form live in ``bot.discord.table_ui``. At a game that lets a seat bring something,
 **Join** opens the form the game describes (``GameEngine.join_form``: a menu or a text box per
 field); sending it types ``!join key:value ...``. ``/play``'s ``options`` are the typed form's
 ``key:value`` words, offered with their defaults as they are typed.
@@ -25,13 +25,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import notices
-from bot.cogs.base import Ctx, line, perform, word
-from bot.discord_io import chunks, command_text, dms_closed, resolver
-from bot.render import embeds
-from bot.render.tables import PICTURE_FILE, table_picture
-from bot.router import Post
-from bot.table_ui import (
+from bot.discord import notices
+from bot.discord.cogs.base import Ctx, line, perform, word
+from bot.discord.io import chunks, command_text, dms_closed, resolver
+from bot.discord.render import embeds
+from bot.discord.render.tables import PICTURE_FILE, table_picture
+from bot.discord.table_ui import (
     OPTION_LIMIT,
     ControlButton,
     FormSelect,
@@ -47,6 +46,7 @@ from bot.table_ui import (
     option_choices,
     spread,
 )
+from bot.router import Post
 from games.nomic.context import ChannelRole
 from games.tables import lobby
 from games.tables.engine import GameRuleError, MoveForm, PrivateWords
@@ -57,7 +57,7 @@ from games.tables.registry import get_game
 from games.tables.service import Actor, TableService, error_text, is_table_name, parse_play
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """What the bot needs in the channel of each role, and what stops working without it.
 
-``/setup`` shows it before anything fails, and the failure notices (``bot/notices.py``) use the
+``/setup`` shows it before anything fails, and the failure notices (``bot/discord/notices.py``) use the
 same words when a post could not be made. Permissions are read from Discord's cache with
 ``channel.permissions_for(guild.me)``: no request is made.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.discord_io import ROLES
+from bot.discord.io import ROLES
 from games.nomic.context import ChannelRole
 
 AUC = ChannelRole.AUCTIONS

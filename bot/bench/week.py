@@ -15,7 +15,7 @@ commits it), on a virtual clock:
 * Saturday 00:00: the placements tick.
 
 The same run measures raw single-row aiosqlite commits on the same disk with the same PRAGMAs,
-so the durable action rate can be read against what the disk allows. Then ``bot.bench_ticks``
+so the durable action rate can be read against what the disk allows. Then ``bot.bench.ticks``
 times the auction start, the settlement and the placements at several server sizes.
 """
 
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot import bench_ticks
-from bot.bench_digest import digest_bench
+from bot.bench import ticks as bench_ticks
+from bot.bench.digest import digest_bench
 from bot.router import Router
 from data.store import AppendWatch, ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
 from games.nomic import commands, engine
@@ -584,7 +584,7 @@ async def bench(
 ) -> int:
     """Replay a busy week on an on-disk store, time the big ticks by server size, and the week's review
     of a busy week; with ``postgres`` (a URL), durable actions per second on each engine
-    (``bot.bench_stores``); print them; returns 0."""
+    (``bot.bench.stores``); print them; returns 0."""
     if players < 2 or bids < 0 or trades < 0 or any(size < 2 for size in tick_sizes) or tick_runs < 1:
         print("the bench needs at least 2 players, one run and no negative counts", file=sys.stderr)
         return 2
@@ -599,7 +599,7 @@ async def bench(
                 print()
             print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc))
         if postgres:
-            from bot.bench_stores import store_bench
+            from bot.bench.stores import store_bench
 
             if week or tick_sizes:
                 print()

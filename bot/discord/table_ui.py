@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.cogs.base import line
+from bot.discord.cogs.base import line
 from games.tables import lobby
 from games.tables.engine import FormField, GameRuleError, MoveForm
 from games.tables.i18n import LANGUAGE_NAMES, LANGUAGES, normalise, tr
@@ -23,7 +23,7 @@ from games.tables.options import option_hints
 from games.tables.registry import GAMES, get_game
 
 if TYPE_CHECKING:
-    from bot.cogs.tables import TableDesk
+    from bot.discord.cogs.tables import TableDesk
 
 MAX_OPTIONS = 25
 """Discord's limit of options in a select menu (and of autocomplete choices)."""

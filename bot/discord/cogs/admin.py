@@ -19,17 +19,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, WordGroup, group, line, perform, reply, sub, summary
-from bot.cogs.economy import MAX_CHOICES, state_of
-from bot.discord_io import OPTIONAL_ROLES, ROLES, GuildConfig
-from bot.permissions import Lack, Need, lacking
+from bot.discord.cogs.base import Ctx, WordGroup, group, line, perform, reply, sub, summary
+from bot.discord.cogs.economy import MAX_CHOICES, state_of
+from bot.discord.io import OPTIONAL_ROLES, ROLES, GuildConfig
+from bot.discord.permissions import Lack, Need, lacking
 from bot.router import error_text
 from data.store import KEEP
 from games.nomic.context import ChannelRole
 from games.nomic.errors import BadInputError, NotAllowedError
 
 if TYPE_CHECKING:
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 NOT_A_MODERATOR = NotAllowedError("only moderators (Manage Server, or the moderator role) can do that")
 SETUP_ROLES = (*ROLES, *OPTIONAL_ROLES)

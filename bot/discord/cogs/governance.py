@@ -1,7 +1,7 @@
 """Governance: proposals, the judge's requests and rulings, votes of confidence, the judge's office.
 
 Proposals and candidacies are messages, and votes are reactions: those arrive as gateway events
-(``bot/cogs/events.py``). The commands here are the judge's and the lists.
+(``bot/discord/cogs/events.py``). The commands here are the judge's and the lists.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.base import Ctx, line, perform, word
-from bot.cogs.economy import MAX_CHOICES, state_of
+from bot.discord.cogs.base import Ctx, line, perform, word
+from bot.discord.cogs.economy import MAX_CHOICES, state_of
 from games.nomic.state import JudgeRequest, RequestStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bot.app import NomicBot
+    from bot.discord.app import NomicBot
 
 
 async def request_choices(

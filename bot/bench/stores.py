@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.bench import raw_commits
+from bot.bench.week import raw_commits
 from data.engine import Target, UnusableUrlError, _open_error, is_postgres, redact, target
 from data.ownership import PgOwnership, fence_of
 from data.store import Store, StoreOpenError

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bot bench ...`, a module per measurement."""

@@ -1,0 +1,1 @@
+"""Everything that talks to Discord: the client, its cogs, views, boards and renderings."""
