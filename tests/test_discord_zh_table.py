@@ -12,6 +12,7 @@ import pytest
 import simcord.interactions
 
 from games.nuclear.ai import AI
+from games.nuclear.cards import CARDS
 from games.nuclear.engine import ENGINE
 from games.nuclear.state import NuclearState, Phase
 from games.tables import lobby
@@ -250,3 +251,7 @@ async def test_games_rules_and_play_answer_in_the_members_language(
     await s.bob.send(s.general, "!rules nuclear")
     typed = "\n".join(text_of(m) for m in s.bot_messages(s.general)[typed_rules:])
     assert "設計者的簡要規則沒講清楚的地方" in typed, "typed: the game's own default language"
+
+
+def test_card_a03_reads_as_written() -> None:
+    assert CARDS["A03"].zh == "烏克蘭札波羅熱核電廠曾遭軍隊占領"

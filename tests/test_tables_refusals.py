@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from data.table_store import TableStore
 from games.tables.engine import BadCommandError, IllegalActionError
 from games.tables.i18n import LANGUAGES
 from games.tables.service import Actor, TablePost, TableService, error_text
+from games.tables.text import invalid_value
 
 GUILD = "g1"
 T0 = datetime(2026, 12, 7, 9, tzinfo=UTC)
@@ -191,3 +194,27 @@ async def test_a_dm_naming_a_table_that_is_not_theirs_is_answered_in_that_tables
     assert (
         await t.refusal(ALICE, "!wikipedia-7 hand", dm=True) == "There is no open table `wikipedia-7` that you play at."
     )
+
+
+def test_a_validators_own_sentence_is_shown_in_the_tables_language_when_it_gives_one() -> None:
+    def whole_minutes(value: object) -> object:
+        if not str(value).endswith("m"):
+            raise BadCommandError("write minutes, e.g. 3m", texts={"zh-TW": "請寫分鐘，例如 3m"})
+        return int(str(value)[:-1])
+
+    def plain(value: object) -> object:
+        raise ValueError("write it otherwise")
+
+    class Options(BaseModel):
+        talk: Annotated[int, BeforeValidator(whole_minutes)] = 3
+        other: Annotated[int, BeforeValidator(plain)] = 1
+
+    for data, english, chinese in (
+        ({"talk": "90s"}, "write minutes, e.g. 3m", "請寫分鐘，例如 3m"),
+        ({"other": "x"}, "write it otherwise", "write it otherwise"),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            Options.model_validate(data)
+        error = invalid_value(Options, caught.value.errors()[0], "error.not_valid", word="w")
+        assert error_text(error, "en") == f"Can't do that: `w` is not valid: {english}."
+        assert error_text(error, "zh-TW") == f"無法這樣做：`w` 不正確：{chinese}。"

@@ -155,7 +155,7 @@ def _member_refusal(table: Table, exc: MemberNameError) -> str:
     how = tr(lang, "error.how_to_pick")
     who = typed_shown(exc.typed)
     if not isinstance(exc, AmbiguousMemberError) or not exc.candidates:
-        return tr(lang, "error.nobody_called", name=fold(exc.typed.removeprefix("@"))[:40].replace("`", ""))
+        return tr(lang, "error.no_member", who=who, how=how)
     listing = _listing(table, exc.candidates)
     key = "error.member_nickname" if len(exc.candidates) == 1 else "error.member_several"
     return tr(lang, key, who=who, listing=listing, how=how)

@@ -123,8 +123,8 @@ _KINDS = {
 
 
 def _why(model: type[BaseModel], error: ErrorDetails, lang: str) -> str:
-    """Why a value is refused, in ``lang``: its bound, the kind of value it must be, or its choices
-    (a validator's own sentence, which no language has, as the model gives it)."""
+    """Why a value is refused, in ``lang``: its bound, the kind of value it must be, its choices, or the
+    sentence of the validator that refused it (in ``lang`` when it raised a ``GameRuleError`` with texts)."""
     kind = error.get("type", "")
     ctx = error.get("ctx") or {}
     if kind in _LIMITS:
@@ -132,6 +132,10 @@ def _why(model: type[BaseModel], error: ErrorDetails, lang: str) -> str:
         return tr(lang, key, limit=ctx.get(bound, "?"))
     if kind in _KINDS:
         return tr(lang, _KINDS[kind])
+    raised = ctx.get("error")
+    if kind == "value_error" and isinstance(raised, ValueError):
+        # a validator's own sentence: a rule error's in ``lang`` when it gives one, without pydantic's prefix
+        return str(raised.in_language(lang) if isinstance(raised, GameRuleError) else raised)
     loc = error.get("loc", ())
     field = model.model_fields.get(str(loc[0])) if loc else None
     choices = get_args(field.annotation) if field is not None and get_origin(field.annotation) is Literal else ()
