@@ -96,6 +96,8 @@ class Post:
     """A reminder: not worth posting at or after this instant (its deadline), when caught up late."""
     digest: Digest | None = None
     """The week's review: Discord shows it as one embed, the simulator as its text."""
+    lang: str | None = None
+    """A thread game's text that is no table's (rules, the list of games): the language it is in."""
 
 
 NOTICE = "notice"
@@ -194,6 +196,7 @@ def table_post(post: TablePost) -> Post:
         kind=post.kind,
         mentions=post.mentions,
         to=post.to,
+        lang=post.lang,
     )
 
 
@@ -218,12 +221,21 @@ COPIES_NOT_GIVEN = (
 
 
 ROUND_WORDS_IN_THREADS: frozenset[str] = (
-    frozenset(
-        {w.name for w in commands.COMMAND_WORDS if not w.channels}
-        | {a for a, name in commands.ALIASES.items() if not commands.COMMANDS_BY_NAME[name].channels and name != "help"}
+    (
+        frozenset(
+            {w.name for w in commands.COMMAND_WORDS if not w.channels}
+            | {
+                a
+                for a, name in commands.ALIASES.items()
+                if not commands.COMMANDS_BY_NAME[name].channels and name != "help"
+            }
+        )
+        - TABLE_WORDS
     )
-    - TABLE_WORDS
-) | LIBRARY_WORDS | CHALLENGE_WORDS | {"web"}
+    | LIBRARY_WORDS
+    | CHALLENGE_WORDS
+    | {"web"}
+)
 """The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
@@ -516,6 +528,7 @@ class Router:
         resolve: commands.MemberResolver | None,
         private: bool = False,
         dm: bool = False,
+        reader: str | None = None,
     ) -> list[Post] | None:
         """A command the thread games answer, or None when it is the round's.
 
@@ -525,6 +538,7 @@ class Router:
         members named in a move as the round's commands do; None only for text the bot wrote
         itself (a button or a choice of its moves menu). ``private``: only the member saw the command
         (a slash command, a button, a menu), so a secret move is accepted; ``dm``: a DM to the bot.
+        ``reader``: the language of the member's Discord client, for answers outside a table.
         """
         tables = self.tables
         if tables is None:
@@ -554,6 +568,7 @@ class Router:
                 members=resolve,
                 private=private or dm,
                 dm=dm,
+                reader=reader,
             )
             return None if table_posts is None else [table_post(p) for p in table_posts]
 

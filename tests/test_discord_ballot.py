@@ -132,16 +132,16 @@ async def test_play_by_slash_sets_the_games_options_and_language_as_typed_words_
     assert [c["value"] for c in english] == ["en"], "a game's own languages only"
 
     # refusals: the slash form says exactly what the typed form says, and opens nothing
-    for options, words in (
-        ({"options": "rounds:99"}, "rounds:99"),
-        ({"options": "colour:red"}, "colour:red"),
-        ({"lang": "zh-TW", "options": "seconds:5"}, "lang:zh-TW seconds:5"),
+    for options, words, start in (
+        ({"options": "rounds:99"}, "rounds:99", "Can't do that: `"),
+        ({"options": "colour:red"}, "colour:red", "Can't do that: `"),
+        ({"lang": "zh-TW", "options": "seconds:5"}, "lang:zh-TW seconds:5", "無法這樣做：`seconds:5` 不正確："),
     ):
         slash = await s.alice.slash(s.general, "play", game="ballot", **options)
         assert slash.response is not None
         await s.alice.send(s.general, f"!play ballot {words}")
         assert slash.response.content == said_last(s), words
-        assert slash.response.content.startswith("Can't do that: `"), slash.response.content
+        assert slash.response.content.startswith(start), slash.response.content
     wrong = await s.alice.slash(s.general, "play", game="wikipedia", lang="zh-TW")
     assert wrong.response is not None
     assert "is not a language of Wikipedia" in wrong.response.content

@@ -53,7 +53,7 @@ async def test_a_table_speaks_traditional_chinese_and_english_on_request(discord
     lobby_text = s.bot_messages(thread)[0].content
     assert lobby_text.startswith("alice 開了 **nuclear-1**")
     assert "協商 3 分鐘" in lobby_text, "the game's own clocks, in the table's language"
-    await s.alice.click(last_with_buttons(s, thread, "Start"), label="Start")
+    await s.alice.click(last_with_buttons(s, thread, "開始"), label="開始")
     board = last_with_buttons(s, thread, "我的手牌")
     assert board.embeds[0].title == "nuclear-1 · 關你核四"
     assert "擁核" in text_of(board)
@@ -90,7 +90,7 @@ async def test_a_game_with_two_members_on_discord(discord_server: Server) -> Non
     await s.alice.send(s.general, "!play nuclear ai:2")
     thread = thread_of(s, NAME)
     await s.bob.send(thread, "!join")
-    await s.alice.click(last_with_buttons(s, thread, "Start"), label="Start")
+    await s.alice.click(last_with_buttons(s, thread, "開始"), label="開始")
     done: set[str] = set()
     for _ in range(400):
         current = await table(s, NAME)

@@ -352,7 +352,7 @@ async def test_a_table_opens_its_thread_elsewhere_when_it_cannot_here(discord_se
     await s.alice.send(lounge, "!play nuclear")  # a game played in Traditional Chinese unless asked otherwise
     answer = said(s, lounge)[-1]
     assert answer.startswith("無法這樣做：每一桌都在自己的討論串裡進行"), answer
-    assert f"{quiet.mention} 的 Create Public Threads 權限" in answer
+    assert f"{quiet.mention} 的「建立公開討論串」權限" in answer
     assert answer.endswith("到別的頻道用 `!play`。"), answer
     await s.alice.send(lounge, "!play nuclear lang:en")
     assert said(s, lounge)[-1].startswith("Can't do that: a table plays in a thread of its own")

@@ -161,7 +161,7 @@ async def test_the_same_game_runs_in_the_console(played: tuple[ReplayResult, Nuc
     out = io.StringIO()
     assert await console(seed=SEED, start=start, stdin=io.StringIO(stdin), out=out) == 0
     text = out.getvalue()
-    assert "bot (only alice): **nuclear-1**: 你第一輪投出：P20" in text
+    assert "bot (only alice): **nuclear-1**：你第一輪投出：P20" in text
     assert "⌛ 協商時間到。" in text
     start_doc = text.index('{\n  "now"')
     document = json.loads(text[start_doc : text.index("\n}\n", start_doc) + 2])

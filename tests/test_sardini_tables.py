@@ -268,11 +268,11 @@ async def test_a_hand_that_meets_no_move_is_asked_to_confirm_and_the_final_board
 @pytest.mark.parametrize(
     ("word", "said"),
     [
-        ("tricks:0", "`tricks:0` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
-        ("tricks:abc", "`tricks:abc` is not valid: tricks takes a whole number from 1 to 7, or `none`"),
-        ("starting_hand:9", "`starting_hand:9` is not valid: starting_hand takes a whole number from 0 to 5"),
-        ("failed_trick:x", "`failed_trick:x` is not valid: failed_trick takes one of `stays`, `out`"),
-        ("draw_after_last:maybe", "`draw_after_last:maybe` is not valid: draw_after_last takes `on` or `off`"),
+        ("tricks:0", "`tricks:0` is not valid: it must be a whole number from 1 to 7, or `none`"),
+        ("tricks:abc", "`tricks:abc` is not valid: it must be a whole number from 1 to 7, or `none`"),
+        ("starting_hand:9", "`starting_hand:9` is not valid: it must be a whole number from 0 to 5"),
+        ("failed_trick:x", "`failed_trick:x` is not valid: it must be one of `stays`, `out`"),
+        ("draw_after_last:maybe", "`draw_after_last:maybe` is not valid: it must be `on` or `off`"),
     ],
 )
 def test_a_bad_option_is_refused_with_what_it_takes(word: str, said: str) -> None:

@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from data.table_store import TableStore
 from games.tables.engine import BadCommandError, IllegalActionError
 from games.tables.i18n import LANGUAGES
 from games.tables.service import Actor, TablePost, TableService, error_text
+from games.tables.text import invalid_value
 
 GUILD = "g1"
 T0 = datetime(2026, 12, 7, 9, tzinfo=UTC)
@@ -139,3 +142,81 @@ def test_an_error_that_carries_a_sentence_per_language_shows_the_tables() -> Non
     assert error_text(error, "zh-TW") == "無法這樣做：你沒有這張牌。"
     assert error_text(error, "en") == "Can't do that: you have no such card."
     assert error_text(error) == "Can't do that: you have no such card."
+
+
+async def test_a_refused_option_says_why_in_words_of_the_tables_language(service: TableService) -> None:
+    """Not pydantic's English ("Input should be greater than or equal to 4"): the bound, the kind of value,
+    or the choices, in the language the table would speak."""
+    t = Typist(service)
+    assert await t.refusal(ALICE, "!play nuclear max_rounds:2") == (
+        "無法這樣做：`max_rounds:2` 不正確：必須是 4 到 200 的整數。"
+    )
+    assert await t.refusal(ALICE, "!play nuclear lang:en max_rounds:2") == (
+        "Can't do that: `max_rounds:2` is not valid: it must be a whole number from 4 to 200."
+    )
+    assert await t.refusal(ALICE, "!play nuclear lang:en max_rounds:many") == (
+        "Can't do that: `max_rounds:many` is not valid: it must be a whole number from 4 to 200."
+    )
+    assert await t.refusal(ALICE, "!play nuclear eye:sometimes") == (
+        "無法這樣做：`eye:sometimes` 不正確：要是其中之一：`majority`、`vote`、`off`。"
+    )
+    assert await t.refusal(ALICE, "!play nuclear turn:soon") == (
+        "無法這樣做：`soon` 不是有效的時限；請寫成 `24h`、`90m` 或 `2d` 這樣。"
+    )
+    assert await t.refusal(ALICE, "!play nuclear frobnicate:3") == (
+        "無法這樣做：`frobnicate:3` 不是 `!play nuclear` 的選項；請寫成 `!play GAME [ai:N] [turn:24h] [lang:en]"
+        " [lobby:24h] [OPTION:VALUE ...]`，例如 `!play wikipedia ai:2`。這個遊戲的選項：`anyone_gives`、`countdown`、"
+        "`eye`、`first_vote_counts`、`first_vote_optional`、`max_rounds`、`negotiation`、`placement`、`proposal`、"
+        "`referendum_turnout`、`removal`、`reveal`、`swings`、`ties`、`vote`（`!rules nuclear` 有說明）。"
+    )
+    assert await service.open_tables(GUILD) == []
+
+
+async def test_names_in_a_move_are_refused_in_the_tables_language(service: TableService) -> None:
+    t = Typist(service)
+    await t.say(ALICE, "!play nuclear ai:3")
+    await t.say(ALICE, "!start", "nuclear-1")
+    assert await t.refusal(ALICE, "!promise @zed", "nuclear-1") == "無法這樣做：這桌沒有叫 `zed` 的人。"
+    assert await t.refusal(ALICE, "!promise <@999>", "nuclear-1") == "無法這樣做：你提到的成員沒有參加這桌。"
+    await t.say(BOB, "!play nuclear ai:3 lang:en")
+    await t.say(BOB, "!start", "nuclear-2")
+    assert (
+        await t.refusal(BOB, "!promise @zed", "nuclear-2") == "Can't do that: nobody called `zed` sits at this table."
+    )
+
+
+async def test_a_dm_naming_a_table_that_is_not_theirs_is_answered_in_that_tables_language(
+    service: TableService,
+) -> None:
+    t = Typist(service)
+    await t.say(ALICE, "!play wikipedia")  # alice sits at an English table
+    await t.say(BOB, "!play nuclear ai:3")  # nuclear-1 speaks Chinese; alice is not there
+    said = await t.refusal(ALICE, "!nuclear-1 hand", dm=True)
+    assert said == "沒有你參加的進行中的桌 `nuclear-1`。"
+    assert (
+        await t.refusal(ALICE, "!wikipedia-7 hand", dm=True) == "There is no open table `wikipedia-7` that you play at."
+    )
+
+
+def test_a_validators_own_sentence_is_shown_in_the_tables_language_when_it_gives_one() -> None:
+    def whole_minutes(value: object) -> object:
+        if not str(value).endswith("m"):
+            raise BadCommandError("write minutes, e.g. 3m", texts={"zh-TW": "請寫分鐘，例如 3m"})
+        return int(str(value)[:-1])
+
+    def plain(value: object) -> object:
+        raise ValueError("write it otherwise")
+
+    class Options(BaseModel):
+        talk: Annotated[int, BeforeValidator(whole_minutes)] = 3
+        other: Annotated[int, BeforeValidator(plain)] = 1
+
+    for data, english, chinese in (
+        ({"talk": "90s"}, "write minutes, e.g. 3m", "請寫分鐘，例如 3m"),
+        ({"other": "x"}, "write it otherwise", "write it otherwise"),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            Options.model_validate(data)
+        error = invalid_value(Options, caught.value.errors()[0], "error.not_valid", word="w")
+        assert error_text(error, "en") == f"Can't do that: `w` is not valid: {english}."
+        assert error_text(error, "zh-TW") == f"無法這樣做：`w` 不正確：{chinese}。"

@@ -111,8 +111,8 @@ def test_a_secret_is_never_typed_in_the_open(result: ReplayResult) -> None:
 
 
 def test_the_game_checks_what_a_seat_brings_and_says_why_not(result: ReplayResult) -> None:
-    assert said(result, "j3")[0]["content"].startswith(
-        "Can't do that: `weight:9` is not valid: weight takes a whole number from 1 to 3"
+    assert said(result, "j3")[0]["content"] == (
+        "Can't do that: `weight:9` is not valid: it must be a whole number from 1 to 3."
     )
     assert (
         "`colour:red` is not something to bring to Secret ballot; you may bring `weight:…`, `pledge:…`"

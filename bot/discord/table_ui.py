@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.discord.cogs.base import line
 from games.tables import lobby
 from games.tables.engine import FormField, GameRuleError, MoveForm
-from games.tables.i18n import LANGUAGE_NAMES, LANGUAGES, normalise, tr
+from games.tables.i18n import DEFAULT, LANGUAGE_NAMES, LANGUAGES, normalise, tr
 from games.tables.lobby import Table
 from games.tables.options import option_hints
 from games.tables.registry import GAMES, get_game
@@ -43,16 +43,17 @@ _STYLES = {
 }
 
 _BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "ai-down": ("AI −", discord.ButtonStyle.secondary),
-    "ai-up": ("AI +", discord.ButtonStyle.secondary),
-    "hand": ("My hand", discord.ButtonStyle.primary),
-    "pass": ("Pass", discord.ButtonStyle.secondary),
-    "end": ("End turn", discord.ButtonStyle.secondary),
-    "end-table": ("End table (moderators)", discord.ButtonStyle.danger),
+    "join": ("button.join", discord.ButtonStyle.success),
+    "leave": ("button.leave", discord.ButtonStyle.secondary),
+    "start": ("button.start", discord.ButtonStyle.primary),
+    "ai-down": ("button.ai_down", discord.ButtonStyle.secondary),
+    "ai-up": ("button.ai_up", discord.ButtonStyle.secondary),
+    "hand": ("hand.button", discord.ButtonStyle.primary),
+    "pass": ("button.pass", discord.ButtonStyle.secondary),
+    "end": ("button.end_turn", discord.ButtonStyle.secondary),
+    "end-table": ("button.end_table", discord.ButtonStyle.danger),
 }
+"""Each button's label (a text of the table's language) and style."""
 _TEXTS = {
     "join": "!join",
     "leave": "!leave",
@@ -125,10 +126,17 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     """A table's button: its guild, table and action are all in its ``custom_id``."""
 
     def __init__(
-        self, guild: int, table: str, action: str, *, row: int | None = None, label: str | None = None
+        self,
+        guild: int,
+        table: str,
+        action: str,
+        *,
+        row: int | None = None,
+        label: str | None = None,
+        lang: str = DEFAULT,
     ) -> None:
-        default, style = _BUTTONS[action]
-        label = (label or default)[:80]
+        key, style = _BUTTONS[action]
+        label = (label or tr(lang, key))[:80]
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"table:{guild}:{table}:{action}"), row=row
         )
@@ -226,7 +234,8 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_T
         desk: TableDesk = interaction.client.desk
         values = self.item.values
         if not values:
-            await interaction.response.send_message("Pick a move from the menu.", ephemeral=True)
+            lang = await desk.language(self.guild_id, self.table, interaction)
+            await interaction.response.send_message(tr(lang, "menu.pick_a_move"), ephemeral=True)
             return
         await desk.click(interaction, self.guild_id, self.table, "!" + values[0])
 
@@ -270,8 +279,12 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORMS_
         values = self.item.values
         form = await desk.move_form(self.guild_id, self.table, interaction.user, values[0]) if values else None
         if form is None:
-            text = "That move is not open any more: press **My hand** again for the moves you have now."
-            await interaction.response.send_message(text, ephemeral=True)
+            found = await desk.find(self.guild_id, self.table)
+            if found is None:
+                lang, button = DEFAULT, tr(DEFAULT, "hand.button")
+            else:
+                lang, button = found.lang, lobby.engine_of(found).private_words(found.lang).button
+            await interaction.response.send_message(tr(lang, "menu.not_open", button=button), ephemeral=True)
             return
         await interaction.response.send_modal(MoveFormModal(self.guild_id, self.table, form))
 
@@ -366,9 +379,9 @@ class JoinForm(discord.ui.Modal):
 def lobby_view(guild: int, table: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in ("join", "leave", "start"):
-        view.add_item(TableButton(guild, table.name, action, row=0))
+        view.add_item(TableButton(guild, table.name, action, row=0, lang=table.lang))
     for action in ("ai-down", "ai-up", "end-table"):
-        view.add_item(TableButton(guild, table.name, action, row=1))
+        view.add_item(TableButton(guild, table.name, action, row=1, lang=table.lang))
     return view
 
 
@@ -381,13 +394,11 @@ def board_view(guild: int, table: Table) -> discord.ui.View:
         engine = lobby.engine_of(table)
         for control in engine.controls(lobby.game_state(table), table.lang)[:9]:
             view.add_item(ControlButton(guild, table.name, control.command, label=control.label, style=control.style))
-    view.add_item(TableButton(guild, table.name, "end-table", row=None))
+    view.add_item(TableButton(guild, table.name, "end-table", row=None, lang=table.lang))
     return view
 
 
-def moves_view(
-    guild: int, table: Table, moves: list[str], forms: tuple[MoveForm, ...] = ()
-) -> discord.ui.View | None:
+def moves_view(guild: int, table: Table, moves: list[str], forms: tuple[MoveForm, ...] = ()) -> discord.ui.View | None:
     """The menu of the member's moves, the game's buttons among them and the menu of the moves that
     open a form (a Move's cards), for their eyes only; None: no move."""
     controls = []
@@ -401,7 +412,11 @@ def moves_view(
     view = discord.ui.View(timeout=None)
     if menu:
         shown = spread(menu)
-        placeholder = "Your move" if len(shown) == len(menu) else f"Your move ({len(shown)} of {len(menu)} shown)"
+        lang = table.lang
+        whole = len(shown) == len(menu)
+        placeholder = (
+            tr(lang, "menu.your_move") if whole else tr(lang, "menu.your_move_some", shown=len(shown), total=len(menu))
+        )
         options = [discord.SelectOption(label=m, value=m) for m in shown]
         view.add_item(MoveSelect(guild, table.name, options, placeholder=placeholder, row=0))
     for control in controls[:5]:
@@ -409,10 +424,9 @@ def moves_view(
         button.row = 1
         view.add_item(button)
     if forms:
-        options = [
-            discord.SelectOption(label=f.label[:OPTION_LIMIT], value=f.command[:OPTION_LIMIT]) for f in forms
-        ][:MAX_OPTIONS]
-        view.add_item(FormSelect(guild, table.name, options, placeholder="Pick the cards for…", row=2))
+        picks = [discord.SelectOption(label=f.label[:OPTION_LIMIT], value=f.command[:OPTION_LIMIT]) for f in forms]
+        placeholder = tr(table.lang, "menu.pick_cards")
+        view.add_item(FormSelect(guild, table.name, picks[:MAX_OPTIONS], placeholder=placeholder, row=2))
     return view
 
 

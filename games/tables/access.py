@@ -16,6 +16,7 @@ from games.tables.events import TableEnded, TableEvent, duration_text
 from games.tables.i18n import join_names, tr
 from games.tables.model import Seat, Table, TableError, TableStatus
 from games.tables.registry import get_game
+from games.tables.text import invalid_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ def read_setup(engine: AnyEngine, setup: str | None, lang: str, options: str | N
     try:
         value = model.model_validate_json(setup)
     except ValidationError as exc:
-        raise BadCommandError(tr(lang, "error.bad_setup", why=exc.errors()[0].get("msg"))) from exc
+        raise invalid_value(model, exc.errors()[0], "error.bad_setup") from exc
     engine.check_setup(value, game_options(engine, options))
     return value.model_dump_json()
 

@@ -29,6 +29,7 @@ from games.tables.model import Table
 from games.tables.players import MemberLookup, seat_resolver
 from games.tables.posts import TablePost
 from games.tables.registry import get_game
+from games.tables.text import framework_error
 
 
 class SecretInOpenError(BadCommandError):
@@ -94,7 +95,15 @@ class Acting(TableCore):
             return _error(exc)
         speaks = lang or engine.languages[0]
         if not private and _secret_setup(engine.name, setup):
-            why = SecretInOpenError(tr(speaks, "secret.refused_play", title=engine.title, game=engine.name))
+            why = SecretInOpenError(
+                tr(
+                    speaks,
+                    "secret.refused_play",
+                    title=engine.title,
+                    game=engine.name,
+                    button=tr(speaks, "button.join"),
+                )
+            )
             return _refused_privately(_error(why, speaks), at)
         options = self._defaults
         if turn_seconds is not None:
@@ -167,7 +176,7 @@ class Acting(TableCore):
         the same transaction (the library records the challenge accepted), given the new table.
         """
         if not seats:
-            return _error(BadCommandError("an arranged table needs its players"))
+            return _error(framework_error(BadCommandError, "error.arranged_needs_players"))
         try:
             engine = get_game(game)
         except GameRuleError as exc:
@@ -214,7 +223,9 @@ class Acting(TableCore):
 
         def build(found: Table) -> TableAction:
             if not private and _secret_setup(found.game, setup):
-                raise SecretInOpenError(tr(found.lang, "secret.refused_join", table=found.name))
+                raise SecretInOpenError(
+                    tr(found.lang, "secret.refused_join", table=found.name, button=tr(found.lang, "button.join"))
+                )
             return JoinTable(member=actor.id, member_name=actor.name, setup=setup)
 
         outcome = await self._run(guild, table, build, actor, at=at, event_id=event_id, source_line=source_line)

@@ -14,8 +14,9 @@ from typing import Any, Literal
 
 from games.tables.engine import AnyEngine, BadCommandError, Timer
 from games.tables.events import duration_text
-from games.tables.i18n import tr
+from games.tables.i18n import DEFAULT, LANGUAGES, tr
 from games.tables.model import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Clock, Table, TableStatus
+from games.tables.text import framework_error
 
 MIN_REMINDER_SECONDS = 60
 """Clocks shorter than this get no reminder: a reminder five seconds before the end is only noise."""
@@ -103,22 +104,25 @@ def next_due(table: Table) -> tuple[datetime, DueKind] | None:
 _DURATION = re.compile(r"^(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?(?:(\d{1,7})s)?$")
 
 
-def parse_turn_limit(text: str, lang: str = "en") -> int:
-    """A limit typed as ``1d``, ``12h``, ``90m``, ``30s`` or ``1d12h``, in seconds; ``BadCommandError`` otherwise."""
+def parse_turn_limit(text: str) -> int:
+    """A limit typed as ``1d``, ``12h``, ``90m``, ``30s`` or ``1d12h``, in seconds; ``BadCommandError`` otherwise
+    (in each of the framework's languages: it is read before any table has one)."""
     match = _DURATION.match(text.strip().casefold())
     shown = text if len(text) <= 20 else text[:20] + "…"
     if match is None or not any(match.groups()):
-        raise BadCommandError(tr(lang, "error.bad_turn_limit", shown=shown))
+        raise framework_error(BadCommandError, "error.bad_turn_limit", shown=shown.replace("`", ""))
     days, hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
     total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
     if not MIN_TURN_SECONDS <= total <= MAX_TURN_SECONDS:
-        raise BadCommandError(
-            tr(
+        texts = {
+            lang: tr(
                 lang,
                 "error.turn_limit_range",
                 low=duration_text(MIN_TURN_SECONDS, lang),
                 high=duration_text(MAX_TURN_SECONDS, lang),
                 given=duration_text(total, lang),
             )
-        )
+            for lang in LANGUAGES
+        }
+        raise BadCommandError(texts[DEFAULT], texts=texts)
     return total

@@ -16,14 +16,15 @@ from typing import Any
 
 from games.tables import lobby
 from games.tables.acting import Acting, SecretInOpenError
-from games.tables.core import Actor, TableOutcome, error_text, framework_error, refusal
+from games.tables.core import Actor, TableOutcome, error_text, refusal
 from games.tables.engine import BadCommandError, GameRuleError
-from games.tables.i18n import DEFAULT, normalise, tr
+from games.tables.i18n import DEFAULT, LANGUAGES, normalise, tr
 from games.tables.model import TABLE_NAME, Table, TableError, TableStatus
 from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
 from games.tables.players import MemberLookup
 from games.tables.posts import TablePost
 from games.tables.registry import GAMES, get_game
+from games.tables.text import framework_error
 
 MAX_COMMAND_LENGTH = 2000
 _PLAY_USAGE = PLAY_USAGE
@@ -111,7 +112,9 @@ def games_text(tables: Sequence[Table], lang: str = "en") -> str:
         lines = [tr(lang, "games.none")]
     else:
         lines.insert(0, tr(lang, "games.open"))
-    known = tr(lang, "list.separator").join(f"{name} ({engine.title})" for name, engine in sorted(GAMES.items()))
+    known = tr(lang, "list.separator").join(
+        tr(lang, "games.entry", name=name, title=engine.title) for name, engine in sorted(GAMES.items())
+    )
     lines.append(tr(lang, "games.known", games=known))
     return "\n".join(lines)
 
@@ -119,7 +122,7 @@ def games_text(tables: Sequence[Table], lang: str = "en") -> str:
 def _private(posts: list[TablePost]) -> list[TablePost]:
     """Answers to a DM stay in the DM: every reply becomes private (thread posts keep their thread)."""
     return [
-        TablePost(p.text, None, private=True, error=p.error, kind=p.kind, at=p.at, to=p.to)
+        TablePost(p.text, None, private=True, error=p.error, kind=p.kind, at=p.at, to=p.to, lang=p.lang)
         if p.table is None or p.private or p.error
         else p
         for p in posts
@@ -151,6 +154,7 @@ class CommandPath(Acting):
         members: MemberLookup | None = None,
         private: bool = False,
         dm: bool = False,
+        reader: str | None = None,
     ) -> list[TablePost] | None:
         """A command message; None when it is not the tables' (the round answers it instead).
 
@@ -160,7 +164,9 @@ class CommandPath(Acting):
         Outside threads the tables answer ``!play``, ``!games`` and ``!rules GAME``. ``members``
         reads players named in a move (see ``play``). ``private``: only the member saw the command
         (a slash command, a button, a menu): secret moves are accepted. ``dm``: a DM to the bot,
-        which names its table first (see the module's note); every answer is private.
+        which names its table first (see the module's note); every answer is private. ``reader``: the
+        language of the member's own client (a slash command's), which answers outside a table speak
+        (``!games``, ``!rules GAME``, a refused ``!play``) when no ``lang:`` word asks for another.
         """
         if len(content) > MAX_COMMAND_LENGTH:
             lang = await self._language_at(guild, None if dm else thread)
@@ -180,9 +186,18 @@ class CommandPath(Acting):
         table = await self.find(guild, thread) if thread is not None else None
         if table is None:
             if thread is not None and is_table_name(thread):
-                return [TablePost(f"There is no such table as {thread}; `!games` lists the open ones.", error=True)]
+                said = tr(_game_language(thread.rpartition("-")[0]), "error.no_such_table", table=thread)
+                return [TablePost(said, error=True)]
             return await self._outside(
-                guild, actor, verb, args, at=at, event_id=event_id, source_line=source_line, private=private
+                guild,
+                actor,
+                verb,
+                args,
+                at=at,
+                event_id=event_id,
+                source_line=source_line,
+                private=private,
+                reader=reader,
             )
         try:
             return await self._in_thread(
@@ -201,6 +216,12 @@ class CommandPath(Acting):
             )
         except GameRuleError as exc:
             return [refusal(exc, table.lang, actor.id)]
+
+    def _rules_post(self, game: str, lang: str | None) -> TablePost:
+        """A game's rules in ``lang`` when the game has it, else in the game's own language."""
+        languages = get_game(game).languages
+        said = lang if lang in languages else languages[0]
+        return TablePost(self.rules(game, said), kind="rules", lang=said)
 
     async def screen(self, guild: str, content: str, *, thread: str, at: datetime) -> list[TablePost] | None:
         """Text in a table's thread that is no command but starts with a secret move's word (``vote P04``,
@@ -231,11 +252,14 @@ class CommandPath(Acting):
         words = content.strip().split()
         first = words[0].removeprefix("!").casefold() if words else ""
         mine = [t for t in await self.open_tables(guild) if t.seat_of(actor.id) is not None]
-        lang = mine[0].lang if mine else "en"
+        lang = mine[0].lang if mine else DEFAULT
         if is_table_name(first):
             table = next((t for t in mine if t.name == first), None)
             if table is None:
-                return [TablePost(tr(lang, "dm.unknown_table", table=first[:40]), error=True, kind="error")]
+                # said in the language of the table named (ended, or not theirs), else of one of theirs
+                named = await self.find(guild, first)
+                said = named.lang if named is not None else lang if mine else _game_language(first.rpartition("-")[0])
+                return [TablePost(tr(said, "dm.unknown_table", table=first[:40]), error=True, kind="error")]
             rest = " ".join(words[1:])
         elif len(mine) == 1:
             table, rest = mine[0], content
@@ -285,7 +309,12 @@ class CommandPath(Acting):
         event_id: str,
         source_line: int | None,
         private: bool = False,
+        reader: str | None = None,
     ) -> list[TablePost] | None:
+        asked = _lang_word(args[1:] if verb == "rules" else args)
+        if verb == "play" and asked not in _languages_of(args[0] if args else ""):
+            asked = None  # a language the game does not speak is refused, in one it does
+        answer = asked or (reader if reader in LANGUAGES else None)
         try:
             if verb == "play":
                 request = parse_play(args)
@@ -304,14 +333,18 @@ class CommandPath(Acting):
                     source_line=source_line,
                     private=private,
                 )
+                if outcome.error is not None and answer is not None and all(p.kind == "error" for p in outcome.posts):
+                    # refused before the table exists: in the language its member reads
+                    return [TablePost(error_text(outcome.error, answer), error=True, kind="error")]
                 return list(outcome.posts)
             if verb == "games":
-                lang = _lang_word(args) or "en"
-                return [TablePost(games_text(await self.open_tables(guild), lang), kind="games")]
+                lang = answer or DEFAULT
+                return [TablePost(games_text(await self.open_tables(guild), lang), kind="games", lang=lang)]
             if verb == "rules" and args and args[0].casefold() not in _NOMIC_RULES_WORDS:
-                return [TablePost(self.rules(args[0], _lang_word(args[1:])), kind="rules")]
+                return [self._rules_post(args[0], answer)]
         except GameRuleError as exc:
-            return [TablePost(error_text(exc), error=True, kind="error")]
+            game = args[0] if verb == "play" and args else ""
+            return [TablePost(error_text(exc, answer or _game_language(game)), error=True, kind="error")]
         return None
 
     async def _in_thread(
@@ -361,12 +394,12 @@ class CommandPath(Acting):
                 return [TablePost(error_text(exc, lang), private=True, error=True, kind="error")]
             return [TablePost(text, private=True, kind="hand")]
         elif verb == "help":
-            return [TablePost(thread_help(table), kind="help")]
+            return [TablePost(thread_help(table), kind="help", lang=lang)]
         elif verb == "rules":
-            return [TablePost(self.rules(args[0] if args else table.game, table.lang), kind="rules")]
+            return [self._rules_post(args[0] if args else table.game, lang)]
         elif verb == "games":
             lang = _lang_word(args) or table.lang
-            return [TablePost(games_text(await self.open_tables(guild), lang), kind="games")]
+            return [TablePost(games_text(await self.open_tables(guild), lang), kind="games", lang=lang)]
         else:
             if verb in defer and not _game_reads(table, content):
                 return None
@@ -374,6 +407,19 @@ class CommandPath(Acting):
         if outcome.duplicate:
             return []
         return list(outcome.posts)
+
+
+def _languages_of(game: str) -> tuple[str, ...]:
+    """The languages a game's tables speak (none for a name that is no game)."""
+    try:
+        return tuple(get_game(game).languages)
+    except GameRuleError:
+        return ()
+
+
+def _game_language(game: str) -> str:
+    """The language a table of ``game`` speaks unless asked for another (its first); English for no game."""
+    return next(iter(_languages_of(game)), DEFAULT)
 
 
 def _lang_word(words: list[str]) -> str | None:

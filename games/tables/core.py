@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from data.group_commit import Stale
 from games.tables import lobby
@@ -34,6 +34,7 @@ from games.tables.i18n import DEFAULT, LANGUAGES, tr
 from games.tables.model import Table, TableError, TableOptions, TableStatus
 from games.tables.posts import TablePost, opened_post, route
 from games.tables.registry import get_game
+from games.tables.text import framework_error
 
 MAX_DUE_STEPS = 10_000
 """More reminders and timeouts than this in one catch-up means a broken clock, not downtime."""
@@ -146,7 +147,6 @@ class TableOutcome:
 
 SENTENCE_ENDS = (".", "!", "?", "…", "。", "！", "？")
 """A sentence ending in one of these has its stop already: a refusal adds none."""
-E = TypeVar("E", bound=GameRuleError)
 
 
 def error_text(error: GameRuleError, lang: str = DEFAULT) -> str:
@@ -157,13 +157,6 @@ def error_text(error: GameRuleError, lang: str = DEFAULT) -> str:
     if not said.endswith(SENTENCE_ENDS):
         said += tr(words, "refusal.stop")
     return tr(words, "refusal.text", why=said)
-
-
-def framework_error(kind: type[E], key: str, **fields: object) -> E:
-    """A rule error of the framework's own, with its sentence in each of the framework's languages
-    (raised where the table's language is not at hand; the refusal picks the table's)."""
-    texts = {lang: tr(lang, key, **fields) for lang in LANGUAGES}
-    return kind(texts[DEFAULT], texts=texts)
 
 
 def refusal(error: GameRuleError, lang: str = DEFAULT, actor: str | None = None) -> TablePost:
@@ -338,7 +331,7 @@ class TableCore:
     async def _require(self, guild: str, table: str) -> Table:
         found = await self.find(guild, table)
         if found is None:
-            raise TableError(f"there is no table `{table[:40]}`; `!games` lists the open ones")
+            raise framework_error(TableError, "error.no_table_listed", table=table[:40].replace("`", ""))
         return found
 
     async def _run(
@@ -359,7 +352,7 @@ class TableCore:
                 return TableOutcome(duplicate=True)
             found = await self.find(guild, table)
             if found is None:
-                return _error(TableError(f"there is no table `{table[:40]}`"))
+                return _error(framework_error(TableError, "error.no_table", table=table[:40].replace("`", "")))
             earlier += await self._catch_up_locked(guild, found.name, at)
             found = (await self._guild(guild)).get(found.name, found)
             try:

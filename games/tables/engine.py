@@ -285,7 +285,9 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         """What happens when ``timer`` passes; None: the AI plays the awaited seats it concerns.
 
         Called for the game's own deadlines and for the table's turn clock of a game without any
-        (``turn:SEAT``, kind ``turn``): a game whose rules say what a late turn does answers that one."""
+        (``turn:SEAT``, kind ``turn``): a game whose rules say what a late turn does answers that one.
+        When the first public event of a phase deadline's answer says the time is up itself (a line
+        starting with ``⌛``), the table adds no ``⌛`` line of its own naming who was awaited."""
         ...
 
     def is_secret(self, action: ActionT) -> bool:

@@ -27,16 +27,20 @@ def live_stamp(at: datetime) -> str:
 
 
 def duration_text(seconds: float, lang: str = "en") -> str:
-    """``1d 2h 30m``, or seconds alone for clocks under a minute."""
+    """A duration as the language writes it, down to its seconds: ``1d 2h``, ``1m 30s``, ``45s``
+    (``1 天 2 小時``, ``1 分 30 秒``, ``3 分鐘``). A 90-second clock is never "1 minute", and one with
+    1:59 left is never "1 minute left"; nothing left (or less than a second) is "under a minute"."""
     whole = max(int(seconds), 0)
-    if 0 < whole < 60:
-        return tr(lang, "time.seconds", n=whole)
-    minutes = whole // 60
+    if whole == 0:
+        return tr(lang, "time.under_a_minute")
+    minutes, secs = divmod(whole, 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
-    units = (("time.days", days), ("time.hours", hours), ("time.minutes", mins))
-    parts = [tr(lang, key, n=value) for key, value in units if value]
-    return tr(lang, "list.space").join(parts) or tr(lang, "time.under_a_minute")
+    units = [("time.days", days), ("time.hours", hours)]
+    # a language may write minutes followed by seconds otherwise than minutes alone (``1 分 30 秒``)
+    units.append(("time.minutes_then_seconds" if secs else "time.minutes", mins))
+    units.append(("time.seconds", secs))
+    return tr(lang, "list.space").join(tr(lang, key, n=value) for key, value in units if value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +103,7 @@ class SeatsChanged:
         else:
             what = tr(lang, f"lobby.{self.change}", who=self.who)
         seated = tr(lang, "lobby.seated", n=len(self.seats), max=self.max_seats, seats=join_names(lang, self.seats))
-        return f"{what} {seated}"
+        return tr(lang, "list.sentence").join((what, seated))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,19 +9,19 @@ Keys of the game's ``setup_model`` are what the seat brings (``!join deck:mine``
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, get_args, get_origin
+from typing import Any, NamedTuple
 
-from annotated_types import Ge, Le
-from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from games.tables.clocks import parse_turn_limit
 from games.tables.engine import AnyEngine, BadCommandError
 from games.tables.events import duration_text
-from games.tables.i18n import LANGUAGES, join_names, normalise, tr
+from games.tables.i18n import LANGUAGES, normalise, tr
 from games.tables.model import DEFAULT_LOBBY_HOURS, DEFAULT_TURN_SECONDS
 from games.tables.registry import get_game, get_spec, specs
+from games.tables.text import framework_error, invalid_value
 
-PLAY_USAGE = "`!play GAME [ai:N] [turn:24h] [lang:en] [lobby:24h] [OPTION:VALUE ...]`, e.g. `!play wikipedia ai:2`"
+PLAY_USAGE = tr("en", "error.play_usage")
 _NONE_WORDS = {"none", "null", "no-limit", "never", "off-limit"}
 
 
@@ -58,7 +58,7 @@ def _value(model: type[BaseModel], key: str, value: str) -> Any:
     return value
 
 
-def _model_json(model: type[BaseModel], given: dict[str, str], lang: str = "en") -> str:
+def _model_json(model: type[BaseModel], given: dict[str, str]) -> str:
     data = {key: _value(model, key, value) for key, value in given.items()}
     try:
         return model.model_validate(data).model_dump_json()
@@ -66,37 +66,14 @@ def _model_json(model: type[BaseModel], given: dict[str, str], lang: str = "en")
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         typed = given.get(where, "")
-        word = f"{_shown(where)}:{_shown(typed)}"
-        raise BadCommandError(tr(lang, "error.not_valid", word=word, why=_why(model, first, lang))) from exc
-
-
-def _why(model: type[BaseModel], error: Any, lang: str) -> str:
-    """What a refused option takes, from the model's own bounds and choices, rather than the
-    validator's wording ("Input should be greater than or equal to 1"); a field that reads its own
-    format (a ``BeforeValidator``) keeps its message."""
-    key = str(error.get("loc", ("",))[0])
-    info = model.model_fields.get(key)
-    kind = str(error.get("type", ""))
-    if info is None or any(isinstance(m, BeforeValidator) for m in info.metadata):
-        return str(error.get("msg"))
-    args = get_args(info.annotation) or (info.annotation,)
-    choices = [f"`{v}`" for a in (info.annotation, *args) if get_origin(a) is Literal for v in get_args(a)]
-    lo = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
-    hi = next((m.le for m in info.metadata if isinstance(m, Le)), None)
-    if kind == "literal_error" and choices:
-        return tr(lang, "error.option_choice", name=key, choices=join_names(lang, choices))
-    if kind == "bool_parsing":
-        return tr(lang, "error.option_switch", name=key)
-    if int in args and lo is not None and hi is not None and kind.startswith(("int_", "greater_", "less_")):
-        wanted = "error.option_range_none" if type(None) in args else "error.option_range"
-        return tr(lang, wanted, name=key, lo=lo, hi=hi)
-    return str(error.get("msg"))
+        word = f"{_shown(where)}:{_shown(typed)}".replace("`", "")
+        raise invalid_value(model, first, "error.not_valid", word=word) from exc
 
 
 def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
     """Read ``GAME key:value ...``; ``BadCommandError`` names the option that is wrong and the ones there are."""
     if not args:
-        raise BadCommandError(f"say which game: {PLAY_USAGE}; the games are {', '.join(sorted(specs()))}")
+        raise _with_usage("error.say_which_game", games=", ".join(sorted(specs())))
     engine = get_game(args[0])
     ai, turn, lang = 0, None, None
     lobby_hours: int | bool | None = False
@@ -114,9 +91,12 @@ def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
         elif key in {"lang", "language"} and value:
             lang = normalise(value)
             if lang is None or lang not in engine.languages:
-                raise BadCommandError(
-                    f"`{_shown(value)}` is not a language of {engine.title};"
-                    f" it is played in {', '.join(engine.languages)}"
+                raise framework_error(
+                    BadCommandError,
+                    "error.not_a_language",
+                    shown=_shown(value).replace("`", ""),
+                    title=engine.title,
+                    langs=", ".join(engine.languages),
                 )
         elif key == "lobby" and value:
             lobby_hours = None if value.casefold() in _NONE_WORDS else parse_turn_limit(value) // 3600 or 1
@@ -125,14 +105,25 @@ def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
         elif sep and key in setup_fields:
             setup[key] = value
         else:
-            known = ", ".join(sorted(engine.options_model.model_fields))
-            raise BadCommandError(
-                f"`{_shown(word)}` is not an option of `!play {engine.name}`; write {PLAY_USAGE}."
-                f" The game's options: {known or 'none'} (`!rules {engine.name}` explains them)"
+            raise _with_usage(
+                "error.not_an_option",
+                shown=_shown(word).replace("`", ""),
+                game=engine.name,
+                known=sorted(engine.options_model.model_fields),
             )
     options = _model_json(engine.options_model, chosen) if chosen else None
     setup_json = _model_json(engine.setup_model, setup) if setup and engine.setup_model is not None else None
     return PlayRequest(engine.name, ai, turn, lang, lobby_hours, options, setup_json)
+
+
+def _with_usage(key: str, known: list[str] | None = None, **fields: object) -> BadCommandError:
+    """A refusal of ``!play``'s words that shows how to write them, in each of the framework's languages."""
+    texts = {}
+    for lang in LANGUAGES:
+        words = tr(lang, "list.separator").join(f"`{key}`" for key in known or ())
+        listed = {} if known is None else {"known": words or tr(lang, "error.no_options")}
+        texts[lang] = tr(lang, key, usage=tr(lang, "error.play_usage"), **listed, **fields)
+    return BadCommandError(texts["en"], texts=texts)
 
 
 def parse_setup(engine: AnyEngine, args: list[str], lang: str = "en") -> str | None:
@@ -150,7 +141,7 @@ def parse_setup(engine: AnyEngine, args: list[str], lang: str = "en") -> str | N
             known = tr(lang, "list.separator").join(f"`{k}:…`" for k in model.model_fields)
             raise BadCommandError(tr(lang, "error.not_brought", word=_shown(word), title=engine.title, known=known))
         given[key] = value
-    return _model_json(model, given, lang)
+    return _model_json(model, given)
 
 
 class OptionEntry(NamedTuple):

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from games.nomic.errors import MemberCandidate, MemberNameError
-from games.nomic.members import HOW_TO_PICK, fold, plain, typed_shown
+from games.nomic.errors import AmbiguousMemberError, MemberCandidate, MemberNameError
+from games.nomic.members import MAX_LISTED, fold, plain, typed_shown
 from games.tables.engine import BadCommandError, NotASeatError
-from games.tables.lobby import Seat, Table
+from games.tables.i18n import tr
+from games.tables.lobby import Seat, Table, engine_of
 from games.tables.text import PlayerResolver
 
 MemberLookup = Callable[[str], str]
@@ -25,7 +26,6 @@ or ``MemberNameError`` listing who the name could be."""
 
 _MENTION = re.compile(r"^<@!?(\d{1,25})>[,.;:!?]*$")
 _TRAILING = ",.;:!?"
-MENU_HINT = "or pick the move from the menu of **My hand**"
 
 
 class AmbiguousPlayerError(BadCommandError):
@@ -46,7 +46,7 @@ class TableResolver:
     def member(self, words: Sequence[str]) -> str:
         """The id of the member ``words`` name (a mention, ``@name``, or a seat's name), seated or not."""
         if not words:
-            raise BadCommandError("say who: name a member, e.g. `@carol`")
+            raise BadCommandError(tr(self._table.lang, "error.say_who_member"))
         wanted = " ".join(words).strip()
         mention = _MENTION.match(wanted)
         if mention is not None:
@@ -56,11 +56,11 @@ class TableResolver:
             try:
                 return self._members("@" + name)
             except MemberNameError as exc:
-                raise AmbiguousPlayerError(str(exc)) from exc
+                raise AmbiguousPlayerError(_member_refusal(self._table, exc)) from exc
         named = _named(self._table, name)
         if named is not None and named.member is not None:
             return named.member
-        raise _nobody(name)
+        raise _nobody(self._table, name)
 
 
 def seat_resolver(table: Table, members: MemberLookup | None) -> PlayerResolver:
@@ -74,14 +74,15 @@ def seat_resolver(table: Table, members: MemberLookup | None) -> PlayerResolver:
 
 def seat_for(table: Table, words: Sequence[str], members: MemberLookup | None) -> str:
     """The name of the seat ``words`` name; a ``GameRuleError`` that says why not, and who it could be."""
+    lang = table.lang
     if not words:
-        raise BadCommandError("say who: name a player, e.g. `@bob`")
+        raise BadCommandError(tr(lang, "error.say_who"))
     wanted = " ".join(words).strip()
     mention = _MENTION.match(wanted)
     if mention is not None:
         seat = _seat_of_member(table, mention.group(1))
         if seat is None:
-            raise NotASeatError("the member you mentioned does not play at this table")
+            raise NotASeatError(tr(lang, "error.mentioned_not_seated"))
         return seat.name
     name = wanted.removeprefix("@").strip()
     named = _named(table, name)
@@ -90,16 +91,16 @@ def seat_for(table: Table, words: Sequence[str], members: MemberLookup | None) -
     if members is None:
         if named is not None:
             return named.name
-        raise _nobody(name)
+        raise _nobody(table, name)
     try:
         member = members("@" + name)
     except MemberNameError as exc:
         if named is not None and all(c.id == named.member for c in exc.candidates):
             return named.name  # the table's own name for the seat; nobody else on the server goes by it
         if named is None and not exc.candidates:
-            raise _nobody(name) from exc
+            raise _nobody(table, name) from exc
         if named is None:
-            raise AmbiguousPlayerError(f"{exc}, {MENU_HINT}") from exc
+            raise AmbiguousPlayerError(_with_menu(table, _member_refusal(table, exc))) from exc
         raise _ambiguous(name, named, table, exc.candidates) from exc
     seat = _seat_of_member(table, member)
     if named is not None and (seat is None or named.name != seat.name):
@@ -107,7 +108,7 @@ def seat_for(table: Table, words: Sequence[str], members: MemberLookup | None) -
         shown = seat.name if seat is not None else name
         raise _ambiguous(name, named, table, (MemberCandidate(member, shown, name, by_username=True),))
     if seat is None:
-        raise NotASeatError(f"{typed_shown(name)} does not play at this table")
+        raise NotASeatError(tr(lang, "error.member_not_seated", who=typed_shown(name)))
     return seat.name
 
 
@@ -125,24 +126,57 @@ def _named(table: Table, name: str) -> Seat | None:
     return None
 
 
-def _nobody(name: str) -> BadCommandError:
+def _nobody(table: Table, name: str) -> BadCommandError:
     shown = fold(name)
     shown = shown if len(shown) <= 40 else shown[:40] + "…"
-    return BadCommandError(f"nobody called `{shown.replace('`', '')}` sits at this table")
+    return BadCommandError(tr(table.lang, "error.nobody_called", name=shown.replace("`", "")))
+
+
+def _with_menu(table: Table, why: str) -> str:
+    """A refusal of a name, with the other way to pick: the moves menu under the game's private button."""
+    button = engine_of(table).private_words(table.lang).button
+    return tr(table.lang, "error.or_menu", why=why, button=button)
+
+
+def _listing(table: Table, candidates: Sequence[MemberCandidate]) -> str:
+    """``Bob (`@bob`), Bob (`@mallory`)``: at most ``MAX_LISTED``, then how many more."""
+    lang = table.lang
+    shown = [
+        tr(lang, "error.candidate", name=plain(c.display), who=typed_shown(c.username)) for c in candidates[:MAX_LISTED]
+    ]
+    if len(candidates) > MAX_LISTED:
+        shown.append(tr(lang, "error.more", n=len(candidates) - MAX_LISTED))
+    return tr(lang, "list.separator").join(shown)
+
+
+def _member_refusal(table: Table, exc: MemberNameError) -> str:
+    """The server's refusal of a typed name, in the table's language: who the name could be, and how to pick."""
+    lang = table.lang
+    how = tr(lang, "error.how_to_pick")
+    who = typed_shown(exc.typed)
+    if not isinstance(exc, AmbiguousMemberError) or not exc.candidates:
+        return tr(lang, "error.no_member", who=who, how=how)
+    listing = _listing(table, exc.candidates)
+    key = "error.member_nickname" if len(exc.candidates) == 1 else "error.member_several"
+    return tr(lang, key, who=who, listing=listing, how=how)
 
 
 def _ambiguous(name: str, named: Seat, table: Table, others: Sequence[MemberCandidate]) -> AmbiguousPlayerError:
     """The seat the board calls ``name`` and members of the server who go by it are different people."""
+    lang = table.lang
     own = next((c for c in others if c.id == named.member), None)
-    first = f"the seat **{plain(named.name)}**" + (f" ({typed_shown(own.username)})" if own is not None else "")
-    rest = [_who(table, c) for c in others if c.id != named.member]
-    return AmbiguousPlayerError(
-        f"{typed_shown(name)} could be {first} or {', '.join(rest)}; {HOW_TO_PICK}, {MENU_HINT}"
-    )
+    if own is not None:
+        first = tr(lang, "error.the_seat_of", seat=plain(named.name), who=typed_shown(own.username))
+    else:
+        first = tr(lang, "error.the_seat", seat=plain(named.name))
+    rest = tr(lang, "list.separator").join(_who(table, c) for c in others if c.id != named.member)
+    why = tr(lang, "error.could_be", who=typed_shown(name), first=first, rest=rest, how=tr(lang, "error.how_to_pick"))
+    return AmbiguousPlayerError(_with_menu(table, why))
 
 
 def _who(table: Table, candidate: MemberCandidate) -> str:
     seat = _seat_of_member(table, candidate.id)
+    who = typed_shown(candidate.username)
     if seat is None:
-        return f"{plain(candidate.display)} ({typed_shown(candidate.username)}, not at this table)"
-    return f"the seat **{plain(seat.name)}** ({typed_shown(candidate.username)})"
+        return tr(table.lang, "error.candidate_elsewhere", name=plain(candidate.display), who=who)
+    return tr(table.lang, "error.the_seat_of", seat=plain(seat.name), who=who)

@@ -47,6 +47,8 @@ class TablePost:
     at: datetime | None = None
     to: tuple[str, ...] = ()
     """Members who each see this post privately; when set the post never goes to the thread."""
+    lang: str | None = None
+    """The language of a text that is no table's (``!rules``, ``!games``, ``!help``): an adapter titles it in it."""
 
     @property
     def public(self) -> bool:
@@ -65,7 +67,7 @@ def _private_posts(table: Table, event: GameEvent, at: datetime) -> list[TablePo
     members = members_of(table, audience)
     if not members:
         return []
-    text = f"**{table.name}**: {event.text(table.lang)}"
+    text = tr(table.lang, "list.about", table=table.name, text=event.text(table.lang))
     return [TablePost(text, table=table.name, private=True, kind="private", at=at, to=members)]
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from games.tables.engine import AnyAISeat, AnyEngine, BadCommandError
 from games.tables.i18n import Catalogue
+from games.tables.text import framework_error
 
 ENTRY_POINT_GROUP = "nomic.games"
 
@@ -119,7 +120,7 @@ def get_spec(name: str) -> GameSpec:
     if spec is None:
         known = ", ".join(sorted(found))
         shown = name if len(name) <= 30 else name[:30] + "…"
-        raise BadCommandError(f"there is no game called `{shown}`; the games are {known}")
+        raise framework_error(BadCommandError, "error.no_game", shown=shown.replace("`", ""), games=known)
     return spec
 
 

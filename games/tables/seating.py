@@ -25,6 +25,7 @@ from games.tables.events import Brought, LobbyNote, SeatsChanged, TableEvent, Ta
 from games.tables.i18n import tr
 from games.tables.model import Seat, Table, TableError, ai_seats, seat_name
 from games.tables.registry import get_game
+from games.tables.text import framework_error, invalid_value
 
 
 def open_table(action: OpenTable, at: datetime) -> Step:
@@ -34,29 +35,28 @@ def open_table(action: OpenTable, at: datetime) -> Step:
     if engine.name != action.game:
         raise TableError(f"`{action.game}` is not the registry name of a game")
     if lang not in engine.languages:
-        raise BadCommandError(tr("en", "error.language", title=engine.title, langs=", ".join(engine.languages)))
+        raise framework_error(BadCommandError, "error.language", title=engine.title, langs=", ".join(engine.languages))
+    # refused before the table exists: in every language, so the answer speaks the one its reader reads
     if 1 + len(action.others) + action.ai_seats > engine.max_seats:
-        raise SeatingError(
-            tr(
-                lang,
-                "error.too_many_ai",
-                title=engine.title,
-                max=engine.max_seats,
-                room=engine.max_seats - 1 - len(action.others),
-                n=action.ai_seats,
-            )
+        raise framework_error(
+            SeatingError,
+            "error.too_many_ai",
+            title=engine.title,
+            max=engine.max_seats,
+            room=engine.max_seats - 1 - len(action.others),
+            n=action.ai_seats,
         )
     if action.game_options is not None:
         try:
             engine.options_model.model_validate_json(action.game_options)
         except ValidationError as exc:
-            raise BadCommandError(tr(lang, "error.bad_options", why=exc.errors()[0].get("msg"))) from exc
+            raise invalid_value(engine.options_model, exc.errors()[0], "error.bad_options") from exc
     setup = read_setup(engine, action.setup, lang, action.game_options)
     name = f"{engine.name}-{action.number}"
     humans = [Seat(name=seat_name(action.member_name, ()), member=action.member, setup=setup)]
     for other in action.others:
         if any(s.member == other.member for s in humans):
-            raise SeatingError(tr(lang, "error.already_seated"))
+            raise framework_error(SeatingError, "error.already_seated")
         brought = read_setup(engine, other.setup, lang, action.game_options)
         taken = [s.name for s in humans]
         humans.append(Seat(name=seat_name(other.member_name, taken), member=other.member, setup=brought))

@@ -5,13 +5,27 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import Literal, TypeVar, get_args, get_origin
 
-from games.tables.engine import BadCommandError
+from annotated_types import Ge, Le
+from pydantic import BaseModel
+from pydantic_core import ErrorDetails
+
+from games.tables.engine import BadCommandError, GameRuleError
+from games.tables.i18n import DEFAULT, LANGUAGES, tr
 
 MAX_COMMAND_LENGTH = 300
 """Thread commands are short; anything longer is refused before it is read."""
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
+E = TypeVar("E", bound=GameRuleError)
+
+
+def framework_error(kind: type[E], key: str, **fields: object) -> E:
+    """A rule error of the framework's own, with its sentence in each of the framework's languages
+    (raised where the table's language is not at hand; the refusal picks the table's)."""
+    texts = {lang: tr(lang, key, **fields) for lang in LANGUAGES}
+    return kind(texts[DEFAULT], texts=texts)
 
 
 def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
@@ -20,7 +34,7 @@ def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
     Commas count as spaces. ``BadCommandError`` for empty or overlong text.
     """
     if len(text) > MAX_COMMAND_LENGTH:
-        raise BadCommandError(f"that is too long for a command (at most {MAX_COMMAND_LENGTH} characters)")
+        raise framework_error(BadCommandError, "error.command_too_long", max=MAX_COMMAND_LENGTH)
     folded = unicodedata.normalize("NFKC", text).strip()
     if fold:
         folded = folded.casefold()
@@ -28,7 +42,7 @@ def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
         folded = folded[len(prefix) :]
     words = folded.replace(",", " ").split()
     if not words:
-        raise BadCommandError("the command is empty")
+        raise framework_error(BadCommandError, "error.empty_command")
     return words
 
 
@@ -70,7 +84,7 @@ def resolve_seat(seats: Sequence[str], words: Sequence[str]) -> str:
     an engine knows alone; a table resolves members more carefully (``games.tables.players``).
     """
     if not words:
-        raise BadCommandError("say who: name a player, e.g. `@bob`")
+        raise framework_error(BadCommandError, "error.say_who")
     wanted = " ".join(words).strip()
     match = _MENTION.match(wanted)
     if match is not None:
@@ -80,7 +94,7 @@ def resolve_seat(seats: Sequence[str], words: Sequence[str]) -> str:
         if unicodedata.normalize("NFKC", seat).casefold() == wanted:
             return seat
     shown = wanted if len(wanted) <= 40 else wanted[:40] + "…"
-    raise BadCommandError(f"nobody called `{shown}` sits at this table")
+    raise framework_error(BadCommandError, "error.nobody_called", name=shown.replace("`", ""))
 
 
 def number(word: str, what: str, low: int, high: int) -> int:
@@ -88,8 +102,70 @@ def number(word: str, what: str, low: int, high: int) -> int:
     digits = word.removeprefix("#")
     if not digits.isdecimal() or not digits.isascii() or len(digits) > 6:
         shown = word if len(word) <= 20 else word[:20] + "…"
-        raise BadCommandError(f"`{shown}` is not a {what} number ({low} to {high})")
+        raise framework_error(BadCommandError, "error.not_a_number", shown=shown, what=what, low=low, high=high)
     value = int(digits)
     if not low <= value <= high:
-        raise BadCommandError(f"{what} numbers run from {low} to {high}, not {value}")
+        raise framework_error(BadCommandError, "error.number_range", what=what, low=low, high=high, value=value)
     return value
+
+
+_LIMITS = {
+    "greater_than_equal": ("error.value_at_least", "ge"),
+    "less_than_equal": ("error.value_at_most", "le"),
+    "greater_than": ("error.value_above", "gt"),
+    "less_than": ("error.value_below", "lt"),
+}
+_KINDS = {
+    "int_parsing": "error.value_whole",
+    "int_from_float": "error.value_whole",
+    "float_parsing": "error.value_number",
+    "bool_parsing": "error.value_on_off",
+}
+
+
+def _range(model: type[BaseModel], error: ErrorDetails) -> tuple[int, int, bool] | None:
+    """A whole-number field's bounds when it has both (and whether ``none`` is a value too): a refusal then
+    says the whole range rather than the one bound the value crossed."""
+    loc = error.get("loc", ())
+    field = model.model_fields.get(str(loc[0])) if loc else None
+    if field is None:
+        return None
+    args = get_args(field.annotation) or (field.annotation,)
+    low = next((m.ge for m in field.metadata if isinstance(m, Ge)), None)
+    high = next((m.le for m in field.metadata if isinstance(m, Le)), None)
+    if int not in args or not isinstance(low, int) or not isinstance(high, int):
+        return None
+    return low, high, type(None) in args
+
+
+def _why(model: type[BaseModel], error: ErrorDetails, lang: str) -> str:
+    """Why a value is refused, in ``lang``: its bound, the kind of value it must be, its choices, or the
+    sentence of the validator that refused it (in ``lang`` when it raised a ``GameRuleError`` with texts)."""
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    ranged = _range(model, error) if kind in _LIMITS or kind in {"int_parsing", "int_from_float"} else None
+    if ranged is not None:
+        low, high, none = ranged
+        return tr(lang, "error.value_range_none" if none else "error.value_range", low=low, high=high)
+    if kind in _LIMITS:
+        key, bound = _LIMITS[kind]
+        return tr(lang, key, limit=ctx.get(bound, "?"))
+    if kind in _KINDS:
+        return tr(lang, _KINDS[kind])
+    raised = ctx.get("error")
+    if kind == "value_error" and isinstance(raised, ValueError):
+        # a validator's own sentence: a rule error's in ``lang`` when it gives one, without pydantic's prefix
+        return str(raised.in_language(lang) if isinstance(raised, GameRuleError) else raised)
+    loc = error.get("loc", ())
+    field = model.model_fields.get(str(loc[0])) if loc else None
+    choices = get_args(field.annotation) if field is not None and get_origin(field.annotation) is Literal else ()
+    if kind == "literal_error" and choices:
+        return tr(lang, "error.value_one_of", choices=tr(lang, "list.separator").join(f"`{c}`" for c in choices))
+    return str(error.get("msg", ""))
+
+
+def invalid_value(model: type[BaseModel], error: ErrorDetails, key: str, **fields: object) -> BadCommandError:
+    """A value ``model`` refused (``error``, pydantic's first), as the framework's sentence ``key``
+    with its ``{why}`` in each of the framework's languages."""
+    texts = {lang: tr(lang, key, why=_why(model, error, lang), **fields) for lang in LANGUAGES}
+    return BadCommandError(texts[DEFAULT], texts=texts)

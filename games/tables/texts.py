@@ -58,8 +58,11 @@ def board_text(table: Table, now: datetime | None = None) -> str:
             left = ""
             if now is not None:
                 left = tr(lang, "board.left_time", left=duration_text((clock.deadline - now).total_seconds(), lang))
-            who = clock.seat if clock.seat is not None else tr(lang, "board.this_phase")
-            text += "\n\n" + tr(lang, "board.deadline", who=who, deadline=stamp(clock.deadline, lang), left=left)
+            at = stamp(clock.deadline, lang)
+            if clock.seat is None:
+                text += "\n\n" + tr(lang, "board.phase_deadline", deadline=at, left=left)
+            else:
+                text += "\n\n" + tr(lang, "board.deadline", who=clock.seat, deadline=at, left=left)
     elif table.summary:
         text += f"\n\n{table.summary}"
     return text

@@ -61,12 +61,14 @@ from games.tables.autoplay import run_ai
 from games.tables.engine import (
     MODERATORS,
     AnyEngine,
+    GameEvent,
     GameRuleError,
     IllegalActionError,
     NotASeatError,
     SeatingError,
     Timer,
     WrongRoleError,
+    audience_of,
     referee_seat,
 )
 from games.tables.events import (
@@ -87,6 +89,9 @@ from games.tables.i18n import tr
 from games.tables.model import Clock, Seat, Table, TableError, TableStatus
 from games.tables.seating import expire, join, open_table, set_ai_seats
 from games.tables.text import PlayerResolver, opens_with
+
+TIME_IS_UP = "⌛"
+"""How a line saying a deadline passed begins, in every language."""
 
 # --- the lobby --------------------------------------------------------------------------------
 
@@ -254,7 +259,7 @@ def timeout(table: Table, at: datetime, rng: random.Random, key: str | None = No
         for_good = count >= table.options.timeouts_to_ai
         new = _replace_seat(table, seat.model_copy(update={"timeouts": count, "autopilot": for_good}))
         events.append(TimedOut(seat.name, seat.member, count, for_good, handled is not None))
-    else:
+    elif handled is None or not _says_time_is_up(handled[1], table.lang):
         awaited = engine.awaiting(state)
         late = tuple(s.name for s in table.seats if s.name in awaited and not s.played_by_ai)
         events.append(PhaseTimedOut(late))
@@ -266,6 +271,14 @@ def timeout(table: Table, at: datetime, rng: random.Random, key: str | None = No
         forced = (clock.seat,) if clock.seat is not None else engine.awaiting(state)
     state = run_ai(new, state, rng, events, forced=forced)
     return _settle(new, engine, state, at, events, restart={clock.key})
+
+
+def _says_time_is_up(events: Sequence[GameEvent], lang: str) -> bool:
+    """Whether a game's answer to its own deadline opens by saying the time ran out (a ``⌛`` line, as
+    "⌛ The negotiation time is up."): the table then adds no second ``⌛`` line naming who was awaited,
+    which would read as if they had let it run out."""
+    said = [e.text(lang) for e in events if audience_of(e) is None]
+    return bool(said) and said[0].lstrip().startswith(TIME_IS_UP)
 
 
 def end(table: Table, action: EndTable, at: datetime) -> Step:

@@ -50,7 +50,7 @@ from bot.router import Post
 from games.nomic.context import ChannelRole
 from games.tables import lobby
 from games.tables.engine import GameRuleError, MoveForm, PrivateWords
-from games.tables.i18n import tr
+from games.tables.i18n import DEFAULT, tr
 from games.tables.lobby import Table, TableStatus
 from games.tables.model import TableError
 from games.tables.registry import get_game
@@ -63,7 +63,6 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A week: a table's thread stays in the channel list while a slow game is under way."""
-SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
 
 # --- showing what the service says ------------------------------------------------------------
 
@@ -72,11 +71,19 @@ def _ephemeral(message: discord.Message | None) -> bool:
     return message is not None and message.flags.ephemeral
 
 
-def _hand_embed(text: str, title: str) -> discord.Embed:
+def _hand_embed(text: str, title: str, lang: str) -> discord.Embed:
     """A member's own view of their seat (titled as the game names it): only ever sent ephemerally or by DM."""
     embed = discord.Embed(title=title, description=text[: embeds.DESCRIPTION_LIMIT], colour=embeds.GREEN)
-    embed.set_footer(text="Only you can see this.")
+    embed.set_footer(text=tr(lang, "reply.only_you"))
     return embed
+
+
+_PERMISSIONS = {
+    "view_channel": "permission.view_channel",
+    "create_public_threads": "permission.create_public_threads",
+    "send_messages_in_threads": "permission.send_messages_in_threads",
+}
+"""What a table's thread needs of its channel, each with its name as Discord shows it (in each language)."""
 
 
 @dataclass
@@ -116,14 +123,20 @@ class TableDesk:
         service = self.tables
         return await service.find(str(guild), table) if service is not None else None
 
-    async def private_words(self, origin: Origin, lang: str | None = None) -> PrivateWords:
-        """How the origin's table names a seat's private view (``Your hand``, ``Your vote``): in the
-        table's language, or ``lang`` for the adapter's own English sentences."""
+    async def language(self, guild: int, table: str | None, interaction: discord.Interaction[Any] | None = None) -> str:
+        """The language the adapter speaks about ``table``: the table's; without one, the member's client's."""
+        found = await self.find(guild, table) if table is not None else None
+        if found is not None:
+            return found.lang
+        return member_lang(interaction) or DEFAULT
+
+    async def private_words(self, origin: Origin) -> PrivateWords:
+        """How the origin's table names a seat's private view (``Your hand``, ``Your vote``), in its language."""
         found = await self.find(origin.guild.id, origin.table) if origin.table is not None else None
         if found is None:
-            said = lang or "en"
+            said = member_lang(origin.interaction) or DEFAULT
             return PrivateWords(tr(said, "hand.name"), tr(said, "hand.title"), tr(said, "hand.button"))
-        return lobby.engine_of(found).private_words(lang or found.lang)
+        return lobby.engine_of(found).private_words(found.lang)
 
     async def join_form(self, guild: int, table: str) -> JoinForm | None:
         """The form **Join** shows when the table's game lets a seat bring something (in the lobby); None: just join."""
@@ -155,8 +168,9 @@ class TableDesk:
         guild = ctx.guild
         if guild is None or self.tables is None:
             return False
-        thread = str(ctx.channel.id) if isinstance(ctx.channel, discord.Thread) else None
-        refusal = await self._play_refusal(guild, ctx.channel, text)
+        thread = await self._thread_key(guild, ctx.channel)
+        reader = member_lang(ctx.interaction)
+        refusal = await self._play_refusal(guild, ctx.channel, text, reader)
         origin = Origin.of(ctx, guild)
         if refusal is not None:
             await self._say(origin, content=refusal, ephemeral=True)
@@ -165,7 +179,13 @@ class TableDesk:
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
         context = bot.context(ctx.author, ctx.channel, config, event)
         posts = await bot.router.table_command(
-            str(guild.id), context, text, thread=thread, resolve=resolver(guild), private=ctx.interaction is not None
+            str(guild.id),
+            context,
+            text,
+            thread=thread,
+            resolve=resolver(guild),
+            private=ctx.interaction is not None,
+            reader=reader,
         )
         if posts is None:
             return False
@@ -175,6 +195,15 @@ class TableDesk:
         await self.answer(origin, posts)
         await bot.rearm(guild)
         return True
+
+    async def _thread_key(self, guild: discord.Guild, channel: Any) -> str | None:
+        """The channel's id when it may be a table's thread: a thread, or a channel Discord no longer
+        keeps for the bot (an archived thread, once someone types in it) that a table is bound to."""
+        if isinstance(channel, discord.Thread):
+            return str(channel.id)
+        if isinstance(channel, discord.PartialMessageable) and await self.find(guild.id, str(channel.id)) is not None:
+            return str(channel.id)
+        return None
 
     async def screen(self, message: discord.Message) -> None:
         """Talk in a table's thread (no command) that starts with a secret move's word: removed when
@@ -194,34 +223,43 @@ class TableDesk:
         """A DM to the bot: a move (often a secret one) at a table the member sits at, named first or alone.
 
         The member's guild is the one whose open table they sit at (named by the DM's first word when
-        they sit at several); False when they sit at none (the bot then says what DMs are for).
+        they sit at several); a table they do not sit at (or no more) is refused there, in that table's
+        language. False when they sit at none (the bot then says what DMs are for).
         """
+        guild = await self._dm_guild(str(message.author.id), text)
+        if guild is None:
+            return False
+        config = await self.bot.config(guild.id)
+        context = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
+        posts = await self.bot.router.message(str(guild.id), context, text, resolver(guild), dm=True)
+        origin = Origin(guild, message.channel, message.author, message)
+        await self._show(guild, [p for p in posts if p.thread is not None and not p.private and not p.error], None)
+        for post in posts:
+            if post.to:
+                await self._to_members(guild, post, None)
+            elif post.private or post.error or post.thread is None:
+                await self._private(origin, post)
+        await self.bot.rearm(guild)
+        return True
+
+    async def _dm_guild(self, member: str, text: str) -> discord.Guild | None:
+        """The server a DM's move is for: where the table it names is the member's, else where the member
+        sits at a table (the refusal then says the named one is not theirs); None: they sit nowhere."""
         service = self.tables
         if service is None:
-            return False
-        member = str(message.author.id)
+            return None
         words = text.strip().split()
         first = words[0].removeprefix("!").casefold() if words else ""
+        fallback: discord.Guild | None = None
         for guild_id in await service.guilds():
             mine = [t for t in await service.open_tables(guild_id) if t.seat_of(member) is not None]
-            if not mine or (is_table_name(first) and all(t.name != first for t in mine)):
-                continue
-            guild = self.bot.get_guild(int(guild_id))
+            guild = self.bot.get_guild(int(guild_id)) if mine else None
             if guild is None:
                 continue
-            config = await self.bot.config(guild.id)
-            context = self.bot.context(message.author, message.channel, config, f"msg:{message.id}")
-            posts = await self.bot.router.message(guild_id, context, text, resolver(guild), dm=True)
-            origin = Origin(guild, message.channel, message.author, message)
-            await self._show(guild, [p for p in posts if p.thread is not None and not p.private and not p.error], None)
-            for post in posts:
-                if post.to:
-                    await self._to_members(guild, post, None)
-                elif post.private or post.error or post.thread is None:
-                    await self._private(origin, post)
-            await self.bot.rearm(guild)
-            return True
-        return False
+            if not is_table_name(first) or any(t.name == first for t in mine):
+                return guild
+            fallback = fallback or guild
+        return fallback
 
     async def click(self, interaction: discord.Interaction[Any], guild_id: int, table: str, text: str) -> None:
         """A button or a menu choice: its command text, down the same path as typed text."""
@@ -230,10 +268,11 @@ class TableDesk:
         except Exception:
             log.exception("table %s: the %r control failed", table, text)
             try:
+                sorry = tr(await self.language(guild_id, table, interaction), "reply.sorry")
                 if interaction.response.is_done():
-                    await interaction.followup.send(SORRY, ephemeral=True)
+                    await interaction.followup.send(sorry, ephemeral=True)
                 else:
-                    await interaction.response.send_message(SORRY, ephemeral=True)
+                    await interaction.response.send_message(sorry, ephemeral=True)
             except discord.HTTPException:
                 log.exception("could not answer a failed table control")
 
@@ -241,8 +280,8 @@ class TableDesk:
         bot = self.bot
         guild = interaction.guild
         if guild is None or guild.id != guild_id:
-            text = "That control belongs to a table of another server."
-            await interaction.response.send_message(text, ephemeral=True)
+            said = tr(await self.language(guild_id, table, interaction), "reply.other_server")
+            await interaction.response.send_message(said, ephemeral=True)
             return
         await bot.ensure_round(guild)
         config = await bot.config(guild.id)
@@ -261,13 +300,15 @@ class TableDesk:
         interaction = origin.interaction
         if not posts:
             if interaction is not None:  # a redelivered prefix message gets no second answer
-                await self._say(origin, content="That was done already.", ephemeral=True)
+                lang = await self.language(origin.guild.id, origin.table, interaction)
+                await self._say(origin, content=tr(lang, "reply.done_already"), ephemeral=True)
             return
         if origin.component and interaction is not None and any(not (p.error or p.private) for p in posts):
             await interaction.response.defer()  # the click's effects are posts of the table, seen by all
         await self._show(origin.guild, posts, origin)
         if interaction is not None and not interaction.response.is_done():
-            await interaction.response.send_message("Done.", ephemeral=True)
+            lang = await self.language(origin.guild.id, origin.table, interaction)
+            await interaction.response.send_message(tr(lang, "reply.done"), ephemeral=True)
         if origin.component and interaction is not None and _ephemeral(interaction.message):
             await self._refresh_hand(origin)
 
@@ -283,8 +324,9 @@ class TableDesk:
             return
         view = await self._moves_view(origin)
         title = (await self.private_words(origin)).title
+        lang = await self.language(origin.guild.id, origin.table, interaction)
         try:
-            await interaction.edit_original_response(embed=_hand_embed(text, title), view=view)
+            await interaction.edit_original_response(embed=_hand_embed(text, title, lang), view=view)
         except discord.HTTPException:
             log.info("could not refresh a private hand of %s", origin.table)
 
@@ -432,7 +474,9 @@ class TableDesk:
             for part in chunks(post.text):
                 await self._say(origin, content=part, ephemeral=True)
             return
-        embed = _hand_embed(post.text, (await self.private_words(origin)).title)
+        words = await self.private_words(origin)
+        lang = await self.language(origin.guild.id, origin.table, origin.interaction)
+        embed = _hand_embed(post.text, words.title, lang)
         if origin.interaction is not None:
             view = await self._moves_view(origin)
             kwargs: dict[str, Any] = {"embed": embed}
@@ -440,22 +484,14 @@ class TableDesk:
                 kwargs["view"] = view
             await self._say(origin, ephemeral=True, **kwargs)
             return
-        words = await self.private_words(origin, "en")
-        button = (await self.private_words(origin)).button
         try:
             await origin.user.send(embed=embed)
         except discord.HTTPException as exc:
-            why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
-            await self._say(
-                origin,
-                content=(
-                    f"I could not send you {words.name} in a DM ({why}), and this channel is no place for"
-                    f" {words.name}. Press **{button}** under the table's board or use `/hand`: only you see"
-                    " their answers."
-                ),
-            )
+            why = tr(lang, "reply.dms_closed" if dms_closed(exc) else "reply.not_delivered")
+            said = tr(lang, "reply.dm_failed", what=words.name, why=why, button=words.button)
+            await self._say(origin, content=said)
             return
-        await self._say(origin, content=f"I sent you {words.name} in a DM.")
+        await self._say(origin, content=tr(lang, "reply.sent_dm", what=words.name))
 
     async def _refuse_secret(self, origin: Origin, post: Post) -> None:
         """A secret move typed in the thread: removed when the bot may, and the way to send it told privately."""
@@ -471,7 +507,8 @@ class TableDesk:
             except discord.HTTPException:
                 log.info("could not delete a secret move typed in %s", getattr(channel, "name", channel))
         found = await self.find(origin.guild.id, origin.table) if origin.table is not None else None
-        text = post.text + (" " + tr(found.lang if found else "en", "secret.deleted") if deleted else "")
+        lang = found.lang if found is not None else DEFAULT
+        text = tr(lang, "list.sentence").join((post.text, tr(lang, "secret.deleted"))) if deleted else post.text
         try:
             await origin.user.send(content=text)
         except discord.HTTPException:
@@ -495,7 +532,8 @@ class TableDesk:
         """One post as the messages that show it (each a ``send`` keyword set); the last carries the view."""
         text = post.text
         if post.thread is not None and home is not None and not isinstance(home, discord.Thread):
-            text = f"**{post.thread}**: {text}"  # no thread: say which table in the shared channel
+            # no thread: say which table in the shared channel
+            text = tr(table.lang if table is not None else DEFAULT, "list.about", table=post.thread, text=text)
         mentioned = [m for m in post.mentions if m.isdigit()]
         if mentioned:
             text = " ".join(f"<@{m}>" for m in mentioned) + " " + text
@@ -510,7 +548,7 @@ class TableDesk:
                 messages[-1]["embeds"][-1].set_image(url=f"attachment://{PICTURE_FILE}")
                 messages[-1]["file"] = discord.File(io.BytesIO(data), filename=PICTURE_FILE)
         elif post.kind in {"rules", "help", "games"}:
-            title = {"rules": "Rules", "help": "Commands here", "games": "Thread games"}[post.kind]
+            title = tr(post.lang or (table.lang if table is not None else DEFAULT), f"embed.{post.kind}")
             messages = [{"embeds": group} for group in embeds.pack(embeds.text_embeds(title, text))]
         else:
             messages = [{"content": part} for part in chunks(text)]
@@ -554,12 +592,10 @@ class TableDesk:
             return None
         home = homes[0]
         self._homes[key] = home.id
+        lang = await self.language(guild.id, table)
+        note = tr(lang, "thread.none", table=table, why=why, permission=tr(lang, "permission.create_public_threads"))
         try:
-            await home.send(
-                f"I could not open the thread **{table}** ({why}), so the table's messages come here and its"
-                " buttons work here; its typed commands need the thread. A moderator can give me the Create"
-                " Public Threads permission: the thread opens with the table's next message."
-            )
+            await home.send(note)
         except discord.HTTPException as exc:
             failure = notices.from_error(exc, home, guild.me, f"the note that the table {table} could not get a thread")
             if failure is None:
@@ -596,15 +632,11 @@ class TableDesk:
         return homes
 
     @staticmethod
-    def _missing(guild: discord.Guild, home: discord.TextChannel) -> list[str]:
-        """The permissions the bot lacks to hold a table's thread in ``home``."""
+    def _missing(guild: discord.Guild, home: discord.TextChannel, lang: str) -> str | None:
+        """The permissions the bot lacks to hold a table's thread in ``home``, named in ``lang``; None: none."""
         perms = home.permissions_for(guild.me)
-        wanted = (
-            ("View Channel", perms.view_channel),
-            ("Create Public Threads", perms.create_public_threads),
-            ("Send Messages in Threads", perms.send_messages_in_threads),
-        )
-        return [name for name, ok in wanted if not ok]
+        missing = [tr(lang, key) for flag, key in _PERMISSIONS.items() if not getattr(perms, flag)]
+        return tr(lang, "list.separator").join(missing) if missing else None
 
     async def _make_thread(
         self, guild: discord.Guild, table: str, channel: Any
@@ -616,11 +648,12 @@ class TableDesk:
             kept = guild.get_channel(self._homes[(guild.id, table)])
             if isinstance(kept, discord.TextChannel) and kept not in homes:
                 homes.insert(0, kept)
-        why = "there is no text channel to hold it"
+        lang = await self.language(guild.id, table)
+        why = tr(lang, "thread.no_channel")
         for home in homes:
-            missing = self._missing(guild, home)
+            missing = self._missing(guild, home, lang)
             if missing:
-                why = f"I lack {', '.join(missing)} in {home.mention}"
+                why = tr(lang, "thread.lacking", missing=missing, channel=home.mention)
                 continue
             try:
                 thread = await home.create_thread(
@@ -630,7 +663,7 @@ class TableDesk:
                     reason=f"the table {table}",
                 )
             except discord.HTTPException as exc:
-                why = f"Discord refused it in {home.mention}: {exc.text or exc.status}"
+                why = tr(lang, "thread.refused", channel=home.mention, reason=exc.text or exc.status)
                 log.warning("guild %s: could not create the thread %s: %s", guild.id, table, exc)
                 continue
             if self.tables is not None:
@@ -639,8 +672,9 @@ class TableDesk:
             return thread, None
         return None, why
 
-    async def _play_refusal(self, guild: discord.Guild, channel: Any, text: str) -> str | None:
-        """Why ``!play`` cannot open a table from here (no channel can hold its thread); None: it can."""
+    async def _play_refusal(self, guild: discord.Guild, channel: Any, text: str, reader: str | None) -> str | None:
+        """Why ``!play`` cannot open a table from here (no channel can hold its thread); None: it can.
+        Said in the language asked for, else the member's client's, else the game's own."""
         words = text.strip().removeprefix("!").split()
         if not words or words[0].casefold() != "play":
             return None
@@ -648,16 +682,16 @@ class TableDesk:
             request = parse_play(words[1:])
         except GameRuleError:
             return None  # the service explains what is wrong with the command itself
-        lang = request.lang or get_game(request.game).languages[0]
+        lang = request.lang or reader or get_game(request.game).languages[0]
         config = await self.bot.config(guild.id)
         homes = self._homes_for(guild, channel, config)
         reasons = []
         for home in homes:
-            missing = self._missing(guild, home)
-            if not missing:
+            missing = self._missing(guild, home, lang)
+            if missing is None:
                 return None
-            reasons.append(tr(lang, "error.lack_in", missing=", ".join(missing), channel=home.mention))
-        where = "; ".join(reasons) or tr(lang, "error.no_home")
+            reasons.append(tr(lang, "error.lack_in", missing=missing, channel=home.mention))
+        where = tr(lang, "list.clauses").join(reasons) or tr(lang, "error.no_home")
         return error_text(TableError(tr(lang, "error.no_thread_here", where=where)), lang)
 
 
@@ -711,14 +745,12 @@ class Tables(commands.Cog):
 
     @word("games", description="the thread games' tables in the lobby or under way, and the games there are")
     async def games(self, ctx: Ctx) -> None:
-        lang = member_lang(ctx.interaction)
-        await perform(ctx, line("!games", f"lang:{lang}" if lang and lang != "en" else None))
+        await perform(ctx, "!games")  # answered in the member's Discord language (``TableDesk.run``)
 
     @word("rules", description="a thread game's rules (`!rules` alone: the round's ruleset)")
     @app_commands.describe(game="the game whose rules you want to read")
     async def rules(self, ctx: Ctx, game: str) -> None:
-        lang = member_lang(ctx.interaction)
-        await perform(ctx, line("!rules", game, f"lang:{lang}" if lang and lang != "en" else None))
+        await perform(ctx, line("!rules", game))
 
     @play.autocomplete("game")
     @rules.autocomplete("game")
