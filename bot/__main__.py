@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from data.engine import Target
+    from data.base import Target
 
 EXIT_STORE = 3
 """The database file cannot be used (not a database, damaged, read-only, from a newer version; for a
@@ -46,8 +46,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def _database(text: str) -> Target:
     """A ``--db``: a path, ``sqlite:///FILE`` or ``postgresql://...`` (shown without its password)."""
-    from data.engine import UnusableUrlError, target
-    from data.store import StoreOpenError
+    from data.base import StoreOpenError, UnusableUrlError, target
 
     try:
         return target(text)
@@ -219,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from pydantic import ValidationError
 
-    from data.store import StoreOpenError
+    from data.base import StoreOpenError
 
     try:
         return _command(build_parser().parse_args(argv))

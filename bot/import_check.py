@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.web.desk import WebMode
-from data.engine import Db
+from data.base import Db
 from data.library_store import LibraryStore
 from data.read_store import ReadStore
 from data.store import Store

@@ -9,8 +9,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.shards import ShardPlan, parse_shard_ids
-from data.engine import Target, target
-from data.ownership import LEASE_SECONDS
+from data.base import LEASE_SECONDS, Target, target
 
 
 class Settings(BaseSettings):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from data.engine import Db, Stmt, run_statements
+from data.base import Db, Stmt, run_statements
 from data.group_commit import Stale, Written
 from data.store import SideStore
 

@@ -42,46 +42,18 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from enum import Enum
-from functools import lru_cache
 from typing import Any, Protocol
+
+from data.base import LEASE_SECONDS, Fence, OwnedElsewhereError
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 20.0
-"""How long a process that stops answering keeps its guilds (``GUILD_LEASE_SECONDS``)."""
 
 Lost = Callable[[list[str]], None]
 """Told which guilds this process stopped holding without releasing them (its lock connection died)."""
-
-
-class OwnedElsewhereError(Exception):
-    """Another process of the bot acts for this guild now (or the lock could not be asked for)."""
-
-    def __init__(self, guild: str, reason: str = "another process of the bot runs it") -> None:
-        self.guild = guild
-        self.reason = reason
-        super().__init__(f"guild {guild}: not acting for it here: {reason}")
-
-
-class FencedError(OwnedElsewhereError):
-    """A write for a guild this process no longer holds (its epoch moved on): nothing of it was stored."""
-
-    def __init__(self, guild: str, reason: str = "this process lost it to another one; nothing was changed") -> None:
-        super().__init__(guild, reason)
-
-
-class Fence(Protocol):
-    """What a store asks before writing a guild's action, and tells when the database refused it."""
-
-    def epoch(self, guild: str) -> int | None:
-        """The epoch this process took the guild at; None when it does not hold the guild."""
-
-    def fenced(self, guild: str, epoch: int) -> None:
-        """A write made under ``epoch`` was refused: another process took the guild since."""
 
 
 _BUMP = (
@@ -90,29 +62,6 @@ _BUMP = (
     " RETURNING epoch"
 )
 """Taking a guild: its epoch moves on (waiting for a batch of the old holder that holds the row)."""
-
-
-_INSERT = re.compile(
-    r"^\s*(INSERT\s+INTO\s+\w+\s*\([^)]*\))\s*VALUES\s*\((.*?)\)\s*(ON\s+CONFLICT\s*\([^)]*\)\s*DO\s+UPDATE\s+SET\s.*)?$",
-    re.IGNORECASE | re.DOTALL,
-)
-_FENCE_ONE = "SELECT 1 FROM guild_owners WHERE guild_id = ? AND epoch = ? FOR SHARE"
-
-
-@lru_cache(maxsize=256)
-def fenced_insert(sql: str) -> str | None:
-    """An ``INSERT ... VALUES (...)`` (or an upsert ``... ON CONFLICT (...) DO UPDATE SET``) as one that
-    writes nothing unless the guild's epoch (its two last parameters) is still the one given, holding
-    the guild's ``guild_owners`` row ``FOR SHARE`` until the transaction ends; None for any other
-    statement (and for an upsert whose update may touch no row: its count would not tell)."""
-    match = _INSERT.match(sql)
-    if match is None:
-        return None
-    head, values, conflict = match.groups()
-    if conflict is not None and ("?" in conflict or re.search(r"\bWHERE\b", conflict, re.IGNORECASE)):
-        return None
-    tail = f" {conflict.strip()}" if conflict is not None else ""
-    return f"{head} SELECT {values} WHERE EXISTS ({_FENCE_ONE}){tail}"
 
 
 def lock_key(guild: str) -> int:
@@ -238,13 +187,14 @@ class PgOwnership:
         """Connect at once, so a wrong URL stops the process before it acts for anything."""
         import asyncpg
 
-        from data.engine import _open_error, target
+        from data.base import target
+        from data.postgres import open_error
 
         ownership = cls(url, lease=lease)
         try:
             await ownership._connection()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
-            raise _open_error(target(url), exc) from None  # one line, the URL without its password
+            raise open_error(target(url), exc) from None  # one line, the URL without its password
         return ownership
 
     async def _connection(self) -> Any:

@@ -36,19 +36,34 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import logging
 import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime
 from functools import lru_cache, partial
 from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 import asyncpg
 
-from data.group_commit import Done, Outcome, Superseded, Written, supersede
-from data.ownership import FencedError, fenced_insert
+from data.base import (
+    LEASE_SECONDS,
+    MIGRATIONS_ROOT,
+    Db,
+    FencedError,
+    ReplayProgress,
+    StoreOpenError,
+    Target,
+    Writer,
+    fenced_insert,
+    migrations,
+    progress_job,
+    redact,
+)
+from data.group_commit import Done, GroupCommit, Outcome, Superseded, Written, supersede
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -189,7 +204,7 @@ class PgConn:
 
 
 class PgJob(Protocol):
-    """A write the PostgreSQL writer can carry out (``data.engine.StatementJob`` is one)."""
+    """A write the PostgreSQL writer can carry out (``data.base.StatementJob`` is one)."""
 
     @property
     def key(self) -> Hashable | None: ...
@@ -203,7 +218,7 @@ class PgJob(Protocol):
 
     @property
     def statements(self) -> Sequence[Any]:
-        """The job's statements (``data.engine.Stmt``), for the straight pass to send in runs."""
+        """The job's statements (``data.base.Stmt``), for the straight pass to send in runs."""
 
     @property
     def fence(self) -> tuple[str, int] | None:
@@ -556,3 +571,165 @@ class PgWriter:
                 return Written.DUPLICATE
             return exc
         return Written.STORED
+
+
+# -- the engine: connecting, migrating, reading (``data.engine.Engine``) ---------------------------------
+
+
+def _lock_key(name: str) -> int:
+    """A stable 63-bit key for ``pg_advisory_xact_lock``."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") >> 1
+
+
+MIGRATION_LOCK = _lock_key("nomic-bot schema migrations")
+"""Held while migrating: two processes starting at once on one database migrate it once."""
+
+
+class PostgresEngine:
+    name = "postgresql"
+    pool_size = 4
+    """Reading connections per store; the writer has one more of its own."""
+
+    async def _connect(self, where: Target, **settings: str) -> Any:
+        try:
+            return await asyncpg.connect(where.url, timeout=15, server_settings=settings or None)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+            raise open_error(where, exc) from None
+
+    async def _pool(self, where: Target, **settings: str) -> Any:
+        try:
+            return await asyncpg.create_pool(
+                where.url, min_size=1, max_size=self.pool_size, timeout=15, server_settings=settings or None
+            )
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
+            raise open_error(where, exc) from None
+
+    async def migrate(self, where: Target) -> None:
+        """Apply every migration not yet applied, all in one transaction, forward only, under a lock
+        that makes a second process starting at the same time wait and find nothing left to do."""
+        known = migrations(MIGRATIONS_ROOT / "postgresql")
+        conn = await self._connect(where)
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                tables = {str(r[0]) for r in await conn.fetch(_TABLES_SQL)}
+                if "schema_migrations" not in tables and tables:
+                    raise StoreOpenError(
+                        where.display,
+                        f"its schema holds another program's tables ({', '.join(sorted(tables)[:5])})",
+                        "Give the bot a database (or a schema, with ?search_path=NAME) of its own",
+                    )
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations"
+                    " (version BIGINT PRIMARY KEY, applied_at TEXT NOT NULL)"
+                )
+                current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+                if current > len(known):
+                    raise StoreOpenError(
+                        where.display,
+                        f"it was written by a newer version of the bot (schema version {current}; this version"
+                        f" knows up to {len(known)})",
+                        "Run the newer version of the bot; the database was left as it was",
+                    )
+                now = datetime.now(UTC).isoformat()
+                for number, sql in known:
+                    if number > current:
+                        await conn.execute(sql)
+                        await conn.execute(
+                            "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", number, now
+                        )
+        finally:
+            await conn.close()
+
+    async def open_round(
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
+    ) -> tuple[Db, Writer]:
+        await self.migrate(where)
+        reader = await self.open_reader(where, synchronous)
+        try:
+            writer = await self.open_writer(where, synchronous, progress, lease)
+        except BaseException:
+            await reader.close()
+            raise
+        return reader, writer
+
+    async def open_reader(self, where: Target, synchronous: str) -> Db:
+        del synchronous  # the server's synchronous_commit decides (on by default: a commit is durable)
+        return PgConn(await self._pool(where))
+
+    async def open_writer(
+        self, where: Target, synchronous: str, progress: ReplayProgress | None, lease: float | None = None
+    ) -> Writer:
+        del synchronous
+        # a transaction left open by a process that stopped answering (frozen mid-commit) would keep the
+        # rows it locked (a guild's epoch among them) for ever: the server ends it after the lease
+        idle = f"{round((lease or LEASE_SECONDS) * 1000)}ms"
+        writer = await PgWriter.open(lambda: self._connect(where, idle_in_transaction_session_timeout=idle))
+        # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
+        return GroupCommit(writer, closing=(lambda: progress_job(progress)) if progress is not None else None)
+
+    async def open_read_only(self, where: Target) -> Db:
+        return PgConn(await self._pool(where, default_transaction_read_only="on"))
+
+    async def table_names(self, db: Db) -> set[str]:
+        async with db.execute(_TABLES_SQL) as cur:
+            return {str(row[0]) for row in await cur.fetchall()}
+
+    async def columns(self, db: Db, table: str) -> set[str]:
+        async with db.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = ?",
+            (table,),
+        ) as cur:
+            return {str(r[0]) for r in await cur.fetchall()}
+
+    def transaction(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        return db.transaction()  # type: ignore[no-any-return]
+
+    def reading(self, db: Db) -> AbstractAsyncContextManager[Db]:
+        return db.transaction(isolation="repeatable_read", readonly=True)  # type: ignore[no-any-return]
+
+    def is_integrity_error(self, exc: BaseException) -> bool:
+        return is_integrity_error(exc)
+
+    def connection_lost(self, exc: BaseException) -> bool:
+        return connection_lost(exc)
+
+
+_TABLES_SQL = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+
+
+def open_error(where: Target, exc: BaseException) -> Exception:
+    """What a failure to reach the server means, in plain words (the URL shown without its password)."""
+    from data.base import StoreOpenError
+
+    name = where.display
+    if isinstance(exc, ValueError) and not isinstance(exc, asyncpg.PostgresError):
+        # asyncpg could not read the URL; its words may quote a piece of the password
+        told = f" ({exc})" if redact(where.url) == where.url else ""
+        return StoreOpenError(
+            name,
+            f"its URL cannot be read{told}",
+            "Write it as postgresql://USER:PASSWORD@HOST:PORT/DATABASE, with @ : / ? # % in the password"
+            " written as %40 %3A %2F %3F %23 %25",
+        )
+    if isinstance(exc, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
+        return StoreOpenError(
+            name, "the server refused the user name or password", "Check the user and password in DATABASE_URL"
+        )
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return StoreOpenError(
+            name, "the server has no such database", "Create it (createdb NAME) or name one that exists"
+        )
+    if isinstance(exc, asyncpg.InvalidSchemaNameError):
+        return StoreOpenError(name, "there is no such schema", "Create it (CREATE SCHEMA NAME) or use another one")
+    if isinstance(exc, OSError | TimeoutError):
+        return StoreOpenError(
+            name,
+            f"no PostgreSQL server answers there ({exc.__class__.__name__}: {exc})",
+            "Start the server, or check the host and port in DATABASE_URL",
+        )
+    return StoreOpenError(name, f"PostgreSQL refused it ({exc})", "Check the server and DATABASE_URL")
+
+
+POSTGRES = PostgresEngine()

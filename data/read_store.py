@@ -16,8 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from data.engine import Db, Target, engine_for, target
-from data.store import LoggedAction, ModLogRecord, Snapshot, StoreOpenError, open_error
+from data.base import Db, StoreOpenError, Target, target
+from data.engine import engine_for
+from data.sqlite import open_error
+from data.store import LoggedAction, ModLogRecord, Snapshot
 from data.table_store import _COLUMNS, StoredTable, _table
 
 

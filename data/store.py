@@ -20,10 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
-import sqlite3
-import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,10 +28,19 @@ from typing import Protocol, Self
 
 import aiosqlite
 
-from data.engine import Db, StatementJob, Stmt, Target, Writer, engine_for, target
-from data.group_commit import STORED, Behind, GroupCommit, Outcome, Written
-from data.ownership import Fence, FencedError, fenced_insert
-from data.sqlite_writer import SqliteWriter
+from data.base import (
+    Db,
+    Fence,
+    FencedError,
+    ReplayProgress,
+    StatementJob,
+    Stmt,
+    Target,
+    Writer,
+    target,
+)
+from data.engine import engine_for
+from data.group_commit import STORED, Behind, Outcome, Written
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +48,6 @@ _INSERT_ACTION = (
     "INSERT INTO actions (guild_id, seq, event_id, at, actor, kind, body, source_line)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
 @dataclass(frozen=True)
@@ -196,119 +200,6 @@ _REMEMBER_REFUSED = (
 )
 _FORGET_REFUSED = "DELETE FROM refused_events WHERE guild_id = ? AND at < ?"
 _SET_META = "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-_UPSERT_PROGRESS = (
-    "INSERT INTO replay_progress (guild_id, line) VALUES (?, ?)"
-    " ON CONFLICT (guild_id) DO UPDATE SET line = excluded.line"
-)
-_FENCED_PROGRESS = fenced_insert(_UPSERT_PROGRESS) or _UPSERT_PROGRESS
-"""A mark written only while its guild's epoch holds (PostgreSQL's; a store with a fence is one)."""
-
-
-class StoreOpenError(Exception):
-    """The database file cannot be used. ``str()`` is one line: the file, what is wrong, what to do."""
-
-    def __init__(self, path: str | Path, problem: str, advice: str) -> None:
-        self.path = str(path)
-        self.problem = problem
-        self.advice = advice
-        super().__init__(f"cannot use the database {self.path}: {problem}. {advice}")
-
-
-def open_error(path: str | Path, exc: sqlite3.Error | OSError) -> StoreOpenError:
-    """What a failure while opening means for the person running the bot, in plain words."""
-    where = Path(path)
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    if name.startswith("SQLITE_NOTADB"):
-        return StoreOpenError(
-            path,
-            "it is not a SQLite database (the file holds something else)",
-            "Point the bot at its own database file, or move this file away so a new one is made",
-        )
-    if name.startswith("SQLITE_CORRUPT"):
-        return StoreOpenError(
-            path,
-            "the file is damaged (SQLite finds it malformed, e.g. cut short by a copy or a full disk)",
-            "Restore it from a backup together with its -wal file, or move it away so a new one is made",
-        )
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return StoreOpenError(
-            path,
-            "another program holds it locked",
-            "Stop the other program using this file (another copy of the bot?) and start again",
-        )
-    if name.startswith("SQLITE_FULL"):
-        return StoreOpenError(path, "the disk is full", "Free some space and start again")
-    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or isinstance(exc, PermissionError):
-        if where.is_dir():
-            return StoreOpenError(path, "it is a folder, not a file", "Give the path of a file inside it")
-        if not where.parent.is_dir():
-            return StoreOpenError(
-                path,
-                f"its folder {where.parent} does not exist",
-                "Create the folder, or point the bot at a file in a folder that exists",
-            )
-        return StoreOpenError(
-            path,
-            f"it cannot be written here: the file or its folder {where.parent} is read-only, or belongs to"
-            f" another user (SQLite also needs to create {where.name}-wal and {where.name}-shm beside it)",
-            "Make the folder and the file writable for the user running the bot, or use a file in another folder",
-        )
-    return StoreOpenError(
-        path,
-        f"SQLite could not use it ({exc})",
-        "Check the disk and the file, or restore the file from a backup",
-    )
-
-
-class ReplayProgress:
-    """The last scenario line a replay finished, per guild, and how much of that is on disk.
-
-    A replay marks each line as it finishes, whatever its outcome. The round's store and the
-    tables' store share one ``ReplayProgress`` and write the mark inside their next commit, so no
-    commit is durable while a line finished before it is not; resuming on the file then starts
-    exactly after the last finished line. Only a replay on a file that outlives it needs this.
-    On a shared database a mark carries the epoch its guild was held at (``data.ownership``) and is
-    written only while that epoch holds, as the guild's actions are.
-    """
-
-    def __init__(self) -> None:
-        self._finished: dict[str, tuple[int, int | None]] = {}
-        self._saved: dict[str, tuple[int, int | None]] = {}
-
-    def finish(self, guild: str, line: int, epoch: int | None = None) -> None:
-        self._finished[guild] = (line, epoch)
-
-    def unsaved(self) -> list[tuple[str, int, int | None]]:
-        """(guild, line, epoch) of every mark not written yet."""
-        return [(guild, *mark) for guild, mark in self._finished.items() if self._saved.get(guild) != mark]
-
-    def saved(self, marks: Iterable[tuple[str, int, int | None]]) -> None:
-        self._saved.update((guild, (line, epoch)) for guild, line, epoch in marks)
-
-
-async def write_progress(conn: Db, marks: list[tuple[str, int]]) -> None:
-    """Record progress marks; inside the caller's transaction."""
-    for guild, line in marks:
-        await conn.execute(_UPSERT_PROGRESS, (guild, line))
-
-
-def progress_job(progress: ReplayProgress | None) -> StatementJob | None:
-    """The progress marks not written yet, as the last job of a batch (None: none to write); a mark
-    made under an epoch is written only while its guild's epoch is still that one (nothing when not)."""
-    marks = progress.unsaved() if progress is not None else []
-    if progress is None or not marks:
-        return None
-    plain = [(guild, line) for guild, line, epoch in marks if epoch is None]
-    held = [(guild, line, guild, epoch) for guild, line, epoch in marks if epoch is not None]
-    statements = [Stmt(_UPSERT_PROGRESS, plain, many=True)] if plain else []
-    if held:
-        statements.append(Stmt(_FENCED_PROGRESS, held, many=True))
-
-    def done(outcome: Outcome) -> None:
-        if outcome is Written.STORED:
-            progress.saved(marks)
-
-    return StatementJob(statements, done=done)
 
 
 def fence_for(fence: Fence | None, guild: str) -> tuple[str, int] | None:
@@ -333,69 +224,6 @@ def told(fence: Fence | None, held: tuple[str, int] | None) -> Callable[[Outcome
             fence.fenced(*held)
 
     return done
-
-
-WRITER_PRAGMAS = ("busy_timeout=10000", "journal_mode=WAL", "synchronous={sync}", "foreign_keys=ON")
-
-
-async def open_writer(path: str | Path, synchronous: str, progress: ReplayProgress | None) -> Writer:
-    """The single writer of a database file: its own connection, every batch one transaction."""
-    pragmas = [p.format(sync=synchronous.upper()) for p in WRITER_PRAGMAS]
-    try:
-        conn = await SqliteWriter.open(path, pragmas)
-    except (sqlite3.Error, OSError) as exc:
-        raise open_error(path, exc) from exc
-    # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
-    return GroupCommit(conn, closing=(lambda: progress_job(progress)) if progress is not None else None)
-
-
-async def _worker_stopped(conn: aiosqlite.Connection) -> None:
-    """Wait for the worker thread of a connection that failed to open.
-
-    aiosqlite stops it without waiting; were the event loop closed first, the thread would report
-    to a closed loop and print a traceback at exit, after our one line.
-    """
-    thread = conn if isinstance(conn, threading.Thread) else getattr(conn, "_thread", None)
-    for _ in range(500):
-        if not isinstance(thread, threading.Thread) or not thread.is_alive():
-            return
-        await asyncio.sleep(0.01)
-
-
-async def connect(path: str | Path, pragmas: Iterable[str]) -> aiosqlite.Connection:
-    """A connection with ``pragmas`` set; closed again (so no thread is left running) when that fails."""
-    pending = aiosqlite.connect(str(path), isolation_level=None)
-    try:
-        conn = await pending
-    except (sqlite3.Error, OSError) as exc:
-        await _worker_stopped(pending)
-        raise open_error(path, exc) from exc
-    try:
-        for pragma in pragmas:
-            # closed at once: a pragma that returns a row and is left open blocks the migration's COMMIT
-            async with conn.execute(f"PRAGMA {pragma}"):
-                pass
-    except (sqlite3.Error, OSError) as exc:
-        await conn.close()
-        raise open_error(path, exc) from exc
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
-
-
-def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str]]:
-    """The numbered migration files in order; a gap or a duplicate number is an error."""
-    found: list[tuple[int, str]] = []
-    for path in sorted(directory.glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if match is None:
-            raise RuntimeError(f"migration file name {path.name!r} does not look like 0001_name.sql")
-        found.append((int(match.group(1)), path.read_text(encoding="utf-8")))
-    numbers = [n for n, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
-    return found
 
 
 def _action_job(
@@ -479,69 +307,6 @@ class _RowJob(StatementJob):
         if self._watch is not None:
             late = isinstance(outcome, BaseException) and self._behind(outcome)
             self._watch.settled(written=False, behind=late)
-
-
-async def sqlite_refuse_newer(conn: aiosqlite.Connection, path: Path) -> None:
-    """Leave untouched a file migrated by a newer version (it may hold what this one cannot read)
-    and another program's database.
-
-    Only reads (the first one also tells a damaged file or another kind of file apart).
-    """
-    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-        tables = {str(row[0]) for row in await cur.fetchall()}
-    if "schema_migrations" not in tables:
-        if tables:
-            raise StoreOpenError(
-                path,
-                f"it is the SQLite database of another program (its tables: {', '.join(sorted(tables)[:5])})",
-                "Point the bot at its own database file, or at a new file name",
-            )
-        return
-    found = await _sqlite_version(conn)
-    known = len(migrations())
-    if found > known:
-        raise StoreOpenError(
-            path,
-            f"it was written by a newer version of the bot (schema version {found}; this version knows"
-            f" up to {known})",
-            "Run the newer version of the bot, or a backup of the file made for this one; the file was"
-            " left as it was",
-        )
-
-
-async def sqlite_migrate(conn: aiosqlite.Connection, path: Path) -> None:
-    """Apply every migration not yet applied, all in one transaction, forward only."""
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-    )
-    current = await _sqlite_version(conn)
-    pending = [(n, sql) for n, sql in migrations() if n > current]
-    if not pending:
-        return
-    now = datetime.now(UTC).isoformat()
-    script = ["BEGIN IMMEDIATE;"]
-    for number, sql in pending:
-        script.append(sql)
-        script.append(f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{now}');")
-    script.append("COMMIT;")
-    try:
-        await conn.executescript("\n".join(script))
-    except sqlite3.Error as exc:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        if getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":  # the migration's SQL, not the file
-            raise StoreOpenError(
-                path,
-                f"this version of the bot could not upgrade it to schema version {pending[-1][0]} ({exc})",
-                "The file was left as it was; please report this to the bot's maintainers",
-            ) from exc
-        raise
-
-
-async def _sqlite_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
 
 
 class Store:

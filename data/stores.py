@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from data.engine import Target, target
+from data.base import ReplayProgress, Target, target
 from data.library_store import LibraryStore
-from data.store import ReplayProgress, Store
+from data.store import Store
 from data.table_store import TableStore
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from data.engine import Stmt
+from data.base import Stmt
 from data.group_commit import Behind, Written
 from data.store import JoinedWrite, SideStore
 

@@ -28,8 +28,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from data.engine import MIGRATIONS_ROOT, Db, Engine, Target, engine_for, target
-from data.store import Store, StoreOpenError, migrations, open_error
+from data.base import MIGRATIONS_ROOT, Db, StoreOpenError, Target, migrations, target
+from data.engine import Engine, engine_for
+from data.sqlite import open_error
+from data.store import Store
 
 FORMAT = "nomic-guild"
 VERSION = 1

@@ -32,7 +32,8 @@ async def pg_db(pg_url: str) -> AsyncIterator[str]:
     a row of the bot's schema), dropped afterwards."""
     import asyncpg
 
-    from data.engine import POSTGRES, target
+    from data.base import target
+    from data.postgres import POSTGRES
 
     name = f"nomic_test_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(pg_url)

@@ -16,7 +16,8 @@ import pytest
 from bot.discord.app import OWNED_ELSEWHERE, NomicBot, ShardedNomicBot, create_bot
 from bot.logs import acting_for, configure
 from bot.settings import Settings
-from data.ownership import LocalOwnership, Lost, OwnedElsewhereError
+from data.base import OwnedElsewhereError
+from data.ownership import LocalOwnership, Lost
 from data.store import Store
 from games.nomic.actions import Join
 from games.nomic.context import ChannelRole, Context

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
-from data.engine import redact, target
+from data.base import StoreOpenError, redact, target
 from data.postgres import to_postgres
-from data.store import Store, StoreOpenError
+from data.store import Store
 from tests.engines import Databases, rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import asyncpg
 import pytest
 
-from data.engine import StatementJob, Stmt
-from data.ownership import OwnedElsewhereError, PgOwnership, lock_key
-from data.store import ReplayProgress, Store
+from data.base import OwnedElsewhereError, ReplayProgress, StatementJob, Stmt
+from data.ownership import PgOwnership, lock_key
+from data.store import Store
 from data.stores import Stores, open_stores
 from games.ictc.service import LibraryOutcome, LibraryService
 from games.nomic.actions import Join, StartRound

@@ -29,10 +29,11 @@ from hypothesis import strategies as st
 
 from bot.router import Router
 from bot.sim.replay import _run, read_scenario, replay
+from data.base import ReplayProgress
 from data.group_commit import Done, GroupCommit, Outcome, Superseded, Written
 from data.library_store import LibraryConflictError, LibraryStore
 from data.sqlite_writer import SqliteWriter
-from data.store import ReplayProgress, Store
+from data.store import Store
 from data.table_store import TableStore
 from games.nomic.actions import AdminGive, Join, PlaceBid, StartRound
 from games.nomic.context import ChannelRole, Context

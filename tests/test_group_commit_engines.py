@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from data.base import migrations
 from data.group_commit import Done
 from data.library_store import LibraryConflictError, LibraryStore
-from data.store import Store, migrations
+from data.store import Store
 from games.nomic.actions import AdminGive, PlaceBid
 from games.nomic.context import ChannelRole
 from games.nomic.items import Items

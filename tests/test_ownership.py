@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from bot.discord.sharding import GuildKeeper
 from bot.settings import Settings
 from bot.shards import ShardPlan, parse_shard_ids, shard_of
-from data.ownership import LocalOwnership, OwnedElsewhereError, PgOwnership, fenced_insert, lock_key, open_ownership
+from data.base import OwnedElsewhereError, fenced_insert
+from data.ownership import LocalOwnership, PgOwnership, lock_key, open_ownership
 from tests.pg_support import pg_db, pg_url  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.router import Router
+from data.base import StoreOpenError, migrations
 from data.group_commit import Behind
-from data.store import Store, StoreOpenError, migrations
+from data.store import Store
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
@@ -99,12 +100,12 @@ async def test_migrations_apply_once_and_are_recorded(tmp_path: Path) -> None:
 
 
 async def test_migration_failure_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import data.store as store_module
+    import data.sqlite as sqlite_module  # where the SQLite engine reads the migrations
 
     good = migrations()
     broken = [*good, (len(good) + 1, "CREATE TABLE extra (x INTEGER); THIS IS NOT SQL;")]
     path = tmp_path / "broken.db"
-    monkeypatch.setattr(store_module, "migrations", lambda: broken)
+    monkeypatch.setattr(sqlite_module, "migrations", lambda: broken)
     threads = set(threading.enumerate())
     with pytest.raises(StoreOpenError, match="could not upgrade it to schema version") as refused:
         await Store.open(path)
@@ -113,7 +114,7 @@ async def test_migration_failure_changes_nothing(tmp_path: Path, monkeypatch: py
     tables = {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "extra" not in tables
     assert "guilds" not in tables
-    monkeypatch.setattr(store_module, "migrations", lambda: good)
+    monkeypatch.setattr(sqlite_module, "migrations", lambda: good)
     s = await Store.open(path)
     assert await s.schema_version() == len(good)
     await s.close()

@@ -27,7 +27,8 @@ import pytest
 from bot.__main__ import EXIT_STORE
 from bot.discord.app import create_bot
 from bot.settings import Settings
-from data.store import Store, StoreOpenError, migrations
+from data.base import StoreOpenError, migrations
+from data.store import Store
 from data.table_store import TableStore
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,7 +25,8 @@ from bot.import_check import guild_loads
 from bot.sim.replay import read_scenario, replay
 from bot.sim.world import GUILD
 from data import transfer
-from data.store import MIGRATIONS_DIR, Store, migrations
+from data.base import MIGRATIONS_DIR, migrations
+from data.store import Store
 from tests.engines import Databases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -641,7 +642,8 @@ def test_an_export_reads_its_source_without_writing_it(sources: dict[str, tuple[
 
 
 async def _tables_of(db: str) -> set[str]:
-    from data.engine import engine_for, target
+    from data.base import target
+    from data.engine import engine_for
 
     where = target(db)
     conn = await engine_for(where).open_read_only(where)

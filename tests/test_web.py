@@ -509,7 +509,7 @@ def test_a_season_of_a_log_with_a_gap_is_an_error_the_pages_can_show() -> None:
 async def test_a_read_only_view_refuses_a_missing_file_and_one_without_a_round(tmp_path: Path) -> None:
     import sqlite3
 
-    from data.store import StoreOpenError
+    from data.base import StoreOpenError
 
     with pytest.raises(StoreOpenError, match="no such file"):
         await ReadStore.open(tmp_path / "none.db")

@@ -23,10 +23,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.bench.week import raw_commits
-from data.engine import Target, UnusableUrlError, _open_error, is_postgres, redact, target
+import aiosqlite
+
+from data.base import StoreOpenError, Target, UnusableUrlError, is_postgres, redact, target
 from data.ownership import PgOwnership, fence_of
-from data.store import Store, StoreOpenError
+from data.store import Store
 from games.nomic.actions import AdminGive, Join, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.items import Items
@@ -37,6 +38,30 @@ from scheduler.due import opening
 AT = datetime(2026, 1, 5, 12, tzinfo=UTC)
 """A Monday: the auction phase, any moderator's gift is taken."""
 MEMBERS = 50
+
+
+async def raw_commits(path: Path, rows: int) -> float:
+    """Single-row durable commits per second: one autocommit INSERT a row, the cheapest durable write.
+
+    It is the same shape as the store's own append (one statement, its own transaction).
+    """
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL)"
+        )
+        started = time.perf_counter()
+        for i in range(rows):
+            await conn.execute("INSERT INTO raw (at, body) VALUES (?, ?)", (f"{i:08d}", "x" * 48))
+        elapsed = time.perf_counter() - started
+    finally:
+        await conn.close()
+    return rows / elapsed
+
 
 
 def _ctx(actor: str, event: str) -> Context:
@@ -115,11 +140,13 @@ async def _connect(url: str) -> Any:
     """An asyncpg connection; a server that cannot be reached or a URL it cannot read is ``StoreOpenError``."""
     import asyncpg
 
+    from data.postgres import open_error
+
     where = postgres_target(url)
     try:
         return await asyncpg.connect(where.url, timeout=15)
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as exc:
-        raise _open_error(where, exc) from None
+        raise open_error(where, exc) from None
 
 
 async def check_server(url: str) -> None:

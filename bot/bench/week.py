@@ -34,10 +34,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiosqlite
-
 from bot.bench import ticks as bench_ticks
 from bot.bench.digest import digest_bench
+from bot.bench.stores import raw_commits
 from bot.router import Router
 from data.store import AppendWatch, ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
 from games.nomic import commands, engine
@@ -441,29 +440,6 @@ async def _bartering(week: Week, rng: random.Random, *, lookups: int) -> None:
         else:
             actor, channel, content = _inventory(rng, players)
             await week.command(actor, channel, content, "inventory", at)
-
-
-async def raw_commits(path: Path, rows: int) -> float:
-    """Single-row durable commits per second: one autocommit INSERT a row, the cheapest durable write.
-
-    It is the same shape as the store's own append (one statement, its own transaction).
-    """
-    conn = await aiosqlite.connect(str(path), isolation_level=None)
-    try:
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=FULL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL)"
-        )
-        started = time.perf_counter()
-        for i in range(rows):
-            await conn.execute("INSERT INTO raw (at, body) VALUES (?, ?)", (f"{i:08d}", "x" * 48))
-        elapsed = time.perf_counter() - started
-    finally:
-        await conn.close()
-    return rows / elapsed
 
 
 def _pct(values: Sequence[float], q: float) -> float:

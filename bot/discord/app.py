@@ -46,8 +46,9 @@ from bot.router import NOTICE, Post, Router, error_text, fresh, outcome_posts
 from bot.settings import Settings
 from bot.web.desk import WebDesk, is_web_command
 from bot.web.record import WebRecord
+from data.base import OwnedElsewhereError
 from data.library_store import LibraryStore
-from data.ownership import GuildOwnership, OwnedElsewhereError, fence_of
+from data.ownership import GuildOwnership, fence_of
 from data.store import KEEP, Store
 from data.table_store import TableStore
 from games.ictc.service import LibraryService

@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.health import Health, HealthServer
-from data.ownership import GuildOwnership, LocalOwnership, OwnedElsewhereError, open_ownership
+from data.base import OwnedElsewhereError
+from data.ownership import GuildOwnership, LocalOwnership, open_ownership
 
 if TYPE_CHECKING:
     import discord

@@ -17,7 +17,7 @@ from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, DeleteLine, EditLine, MessageLine, ReactLine, Said, SetupLine, World, iso
 from bot.web.desk import WebDesk, guild_url
 from bot.web.record import WebRecord
-from data.engine import Target
+from data.base import Target
 from data.library_store import LibraryStore
 from data.store import Store
 from data.table_store import TableStore

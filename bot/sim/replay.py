@@ -2,7 +2,7 @@
 
 With an existing ``--db`` the run resumes exactly after the last line an earlier run finished,
 whatever that line's outcome: each line's completion is recorded with the next commit after it
-(``data.store.ReplayProgress``), so a run killed at any point and started again ends where an
+(``data.base.ReplayProgress``), so a run killed at any point and started again ends where an
 uninterrupted one would.
 """
 
@@ -23,8 +23,9 @@ from bot.router import Router
 from bot.sim.statedoc import guild_document
 from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
 from bot.web.desk import WebDesk
+from data.base import ReplayProgress
 from data.library_store import LibraryStore
-from data.store import ReplayProgress, Store
+from data.store import Store
 from data.stores import open_stores
 from data.table_store import TableStore
 from games.ictc.service import LibraryService

@@ -38,9 +38,8 @@ from bot.shards import ShardPlan, shard_of
 from bot.sim.statedoc import guild_document
 from bot.sim.world import Line, MessageLine, World, describe_error, iso, read_line
 from bot.web.desk import WebDesk
-from data.engine import Target
-from data.ownership import LEASE_SECONDS, GuildOwnership, OwnedElsewhereError, fence_of, open_ownership
-from data.store import ReplayProgress
+from data.base import LEASE_SECONDS, OwnedElsewhereError, ReplayProgress, Target
+from data.ownership import GuildOwnership, fence_of, open_ownership
 from data.stores import Stores, open_stores
 from games.ictc.service import LibraryService
 from games.nomic.service import RoundService

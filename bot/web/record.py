@@ -17,7 +17,7 @@ from typing import IO
 from bot.web.desk import guild_url
 from bot.web.server import WebServer
 from bot.web.site import ChannelOf, GuildNames, Site
-from data.engine import Target
+from data.base import Target
 from data.read_store import ReadStore
 from games.nomic.service import RoundService
 

@@ -17,7 +17,7 @@ from typing import IO, Any
 from bot.web import pages
 from bot.web.render import card, stamp
 from bot.web.site import NotFound, Site
-from data.engine import Target
+from data.base import Target
 from data.read_store import ReadStore
 from games.nomic.service import RoundService
 
