@@ -60,6 +60,16 @@ class _Tally:
             by_item = self.net.setdefault(player, {})
             by_item[item] = by_item.get(item, 0) + count
 
+    def add_each(self, players: Sequence[str], item: str, count: int) -> None:
+        """``add`` for each of ``players``, in one pass."""
+        net = self.net
+        for player in players:
+            by_item = net.get(player)
+            if by_item is None:
+                net[player] = {item: count}
+            else:
+                by_item[item] = by_item.get(item, 0) + count
+
     def event(self, state: RoundState) -> RuleApplied:
         groups: dict[str, list[str]] = {}
         phrases: dict[tuple[tuple[str, int], ...], str] = {}  # most players of a run change alike
@@ -77,6 +87,19 @@ class _Tally:
                 groups.setdefault(phrase, []).append(found.name if found is not None else player)
         changes = tuple((what, tuple(names)) for what, names in groups.items())
         return RuleApplied(self.rule, self.trigger, changes, tuple(self.notes))
+
+
+def _gains_alike(effects: Sequence[Effect], first: Change, start: int) -> int:
+    """The end of the run of effects from ``start`` (``first``) that give points alike: the same rule, the
+    same count."""
+    rule, gain = first.rule, first.count
+    end = start + 1
+    while end < len(effects):
+        effect = effects[end]
+        if type(effect) is not Change or effect.item != POINTS or effect.count != gain or effect.rule != rule:
+            break
+        end += 1
+    return end
 
 
 def apply_effects(
@@ -102,10 +125,30 @@ def apply_effects(
         return name
 
     def name_of(player: str) -> str:
-        found = changes.player(player) if changes.has_player(player) else None
+        found = changes.peek(player) if changes.has_player(player) else None
         return found.name if found is not None else player
 
-    for effect in effects:
+    index, count = 0, len(effects)
+    while index < count:
+        effect = effects[index]
+        index += 1
+        if type(effect) is Change and effect.item == POINTS and effect.count > 0:
+            # a run of points gained alike (``every player gains 5 points``): one pass, one copy a player
+            end = _gains_alike(effects, effect, index - 1)
+            tally = tallies.get(effect.rule)
+            if tally is None:
+                tally = tallies[effect.rule] = _Tally(effect.rule, said)
+            gainers: list[str] = []
+            for gain in effects[index - 1 : end]:
+                player = gain.player  # type: ignore[union-attr]
+                if changes.has_player(player):
+                    gainers.append(player)
+                else:
+                    tally.notes.append(f"{member_label(player)} is not a player, so nothing happened to them")
+            changes.grant_points(gainers, effect.count)
+            tally.add_each(gainers, POINTS, effect.count)
+            index = end
+            continue
         tally = tallies.get(effect.rule)
         if tally is None:
             tally = tallies[effect.rule] = _Tally(effect.rule, said)
@@ -132,7 +175,7 @@ def apply_effects(
                     changes.change(effect.player, add=_bundle(item, effect.count), reason=reason)
                 tally.add(effect.player, item, effect.count)
                 continue
-            have = _held(changes.player(effect.player), item)
+            have = _held(changes.peek(effect.player), item)
             taken = min(have, -effect.count)
             if taken < -effect.count:
                 tally.notes.append(
@@ -148,7 +191,7 @@ def apply_effects(
                 gone = effect.receiver if changes.has_player(effect.giver) else effect.giver
                 tally.notes.append(f"{member_label(gone)} is not a player, so nothing moved")
                 continue
-            have = _held(changes.player(effect.giver), item)
+            have = _held(changes.peek(effect.giver), item)
             moved = min(have, effect.count)
             if moved < effect.count:
                 tally.notes.append(
