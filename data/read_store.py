@@ -11,24 +11,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from data.engine import Db, Target, engine_for, target
-from data.store import LoggedAction, ModLogRecord, Snapshot, StoreOpenError, open_error
+from data.store import LoggedAction, LogRow, ModLogRecord, Snapshot, StoreOpenError, log_query, log_rows, open_error
 from data.table_store import _COLUMNS, StoredTable, _table
-
-
-@dataclass(frozen=True)
-class LogRow:
-    """One row of a guild's action log, with the instant it was logged."""
-
-    seq: int
-    at: datetime
-    kind: str
-    body: str
 
 
 class ReadOnlyError(RuntimeError):
@@ -91,13 +80,7 @@ class ReadStore:
 
     async def log(self, guild: str, *, after: int = 0, limit: int | None = None) -> list[LogRow]:
         """The guild's actions after seq ``after``, in order (at most ``limit``)."""
-        sql = "SELECT seq, at, kind, body FROM actions WHERE guild_id = ? AND seq > ? ORDER BY seq"
-        params: list[Any] = [guild, after]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        rows = await self._all(sql, params)
-        return [LogRow(int(r[0]), datetime.fromisoformat(str(r[1])), str(r[2]), str(r[3])) for r in rows]
+        return log_rows(await self._all(*log_query(guild, after, limit)))
 
     async def archived(
         self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None

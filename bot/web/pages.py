@@ -691,6 +691,7 @@ def proposal_page(
         "voting_starts": proposal.voting_starts,
         "voting_ends": proposal.voting_ends,
         "amendments": [{"option": a.option, "value": a.value} for a in proposal.amendments],
+        "preview": [line.removeprefix("- ") for line in proposal.preview],
         "note": proposal.note,
         "ruleset_versions": [_version(v, g) for v in made],
         "votes_final": not proposal.status.open,
