@@ -141,7 +141,7 @@ def rebuilt(model: M, update: Mapping[str, object]) -> M:
     """
     fields = dict(model.__dict__)
     fields.update(update)
-    new = type(model).__new__(type(model))
+    new = _new(type(model))
     _set(new, "__dict__", fields)
     _set(new, "__pydantic_fields_set__", _fields_set(model, update))
     _set(new, "__pydantic_extra__", None)
@@ -154,6 +154,9 @@ def _fields_set(model: BaseModel, update: Mapping[str, object]) -> set[str]:
     A set is shared, never changed: a model's set is replaced (most players' name every field)."""
     fields_set = model.__pydantic_fields_set__
     return fields_set if fields_set.issuperset(update) else fields_set | update.keys()
+
+
+_POINTS = frozenset({"points"})
 
 
 def _changed_in_place(model: BaseModel, update: Mapping[str, object]) -> None:
@@ -259,14 +262,22 @@ class HoldingChanges:
             self._players = dict(self._players)
             self._own_players = True
         players, unseen = self._players, self._unseen
+        new = _new  # ``rebuilt``, unrolled: at thousands of players the calls are most of the cost
         for player_id in player_ids:
             player = players[player_id]
-            update = {"points": player.points + points}
             if player_id in unseen:
-                _changed_in_place(player, update)
-            else:
-                players[player_id] = rebuilt(player, update)
-                unseen.add(player_id)
+                _changed_in_place(player, {"points": player.points + points})
+                continue
+            fields = player.__dict__.copy()
+            fields["points"] += points
+            made = new(Player)
+            _set(made, "__dict__", fields)
+            fields_set = player.__pydantic_fields_set__
+            _set(made, "__pydantic_fields_set__", fields_set if "points" in fields_set else fields_set | _POINTS)
+            _set(made, "__pydantic_extra__", None)
+            _set(made, "__pydantic_private__", None)
+            players[player_id] = made
+            unseen.add(player_id)
 
     def lapse_bids(self, player_id: str, reason: str, *, all_bids: bool = False) -> None:
         """What ``invalidate_bids`` does, on the working maps."""

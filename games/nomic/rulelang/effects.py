@@ -73,6 +73,7 @@ class _Tally:
     def event(self, state: RoundState) -> RuleApplied:
         groups: dict[str, list[str]] = {}
         phrases: dict[tuple[tuple[str, int], ...], str] = {}  # most players of a run change alike
+        players = state.players
         for player, by_item in self.net.items():
             key = tuple(by_item.items())
             phrase = phrases.get(key)
@@ -83,22 +84,30 @@ class _Tally:
                 said += [f"loses {' and '.join(losses)}"] if losses else []
                 phrase = phrases[key] = " and ".join(said)
             if phrase:
-                found = state.players.get(player)
+                found = players.get(player)
                 groups.setdefault(phrase, []).append(found.name if found is not None else player)
         changes = tuple((what, tuple(names)) for what, names in groups.items())
         return RuleApplied(self.rule, self.trigger, changes, tuple(self.notes))
 
 
-def _gains_alike(effects: Sequence[Effect], first: Change, start: int) -> int:
-    """The end of the run of effects from ``start`` (``first``) that give points alike: the same rule, the
-    same count."""
-    rule, gain = first.rule, first.count
-    end = start + 1
-    while end < len(effects):
+def _gains_alike(effects: Sequence[Effect], start: int, changes: HoldingChanges, tally: _Tally) -> int:
+    """The run of effects from ``start`` that give points alike (the same rule, the same count: what
+    ``every player gains 5 points`` makes), applied in one pass, one copy a player; the index after it."""
+    first = effects[start]
+    rule, gain = first.rule, first.count  # type: ignore[union-attr]
+    gainers: list[str] = []
+    end, count = start, len(effects)
+    while end < count:
         effect = effects[end]
         if type(effect) is not Change or effect.item != POINTS or effect.count != gain or effect.rule != rule:
             break
+        if changes.has_player(effect.player):
+            gainers.append(effect.player)
+        else:
+            tally.notes.append(f"{member_label(effect.player)} is not a player, so nothing happened to them")
         end += 1
+    changes.grant_points(gainers, gain)
+    tally.add_each(gainers, POINTS, gain)
     return end
 
 
@@ -133,21 +142,10 @@ def apply_effects(
         effect = effects[index]
         index += 1
         if type(effect) is Change and effect.item == POINTS and effect.count > 0:
-            # a run of points gained alike (``every player gains 5 points``): one pass, one copy a player
-            end = _gains_alike(effects, effect, index - 1)
             tally = tallies.get(effect.rule)
             if tally is None:
                 tally = tallies[effect.rule] = _Tally(effect.rule, said)
-            gainers: list[str] = []
-            for gain in effects[index - 1 : end]:
-                player = gain.player  # type: ignore[union-attr]
-                if changes.has_player(player):
-                    gainers.append(player)
-                else:
-                    tally.notes.append(f"{member_label(player)} is not a player, so nothing happened to them")
-            changes.grant_points(gainers, effect.count)
-            tally.add_each(gainers, POINTS, effect.count)
-            index = end
+            index = _gains_alike(effects, index - 1, changes, tally)
             continue
         tally = tallies.get(effect.rule)
         if tally is None:
