@@ -221,17 +221,30 @@ def test_what_members_wrote_into_the_document_is_isolated_and_escaped() -> None:
         number=1, by="alice", by_name="alice", text="Does rule 4.2 \u202eapply? עולם 2", at=state.clock,
         status=RequestStatus.OPEN,
     )  # fmt: skip
-    state = state.model_copy(update={"document": parse_markdown(markdown), "requests": {1: request}})
+    first = state.ruleset_versions[0]
+    document = parse_markdown(markdown)
+    second = first.model_copy(update={"version": 2, "document": document, "by": "moderator mod"})
+    state = state.model_copy(
+        update={"document": document, "requests": {1: request}, "ruleset_versions": (first, second)}
+    )
     g = pages.GuildHead("sim", "Server sim")
-    page = pages.ruleset_page(g, state)
-    html = to_html(page)
-    written = [*strings_of(page.data), page.title, "Server sim", *(label for label, _ in page.crumbs)]
-    assert isolation_faults(html, written) == []
-    assert "<script>" not in html
-    assert "<b>" not in html
-    assert "<i>" not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert "&lt;/pre&gt;&lt;script&gt;" in html
+    rule = pages.rule_page(g, state, "4.2", [first, second])
+    assert rule is not None
+    shown = [
+        pages.ruleset_page(g, state),
+        rule,
+        pages.diff_page(g, first, second),
+        pages.version_page(g, second, 2),
+    ]
+    for page in shown:
+        html = to_html(page)
+        written = [*strings_of(page.data), page.title, "Server sim", *(label for label, _ in page.crumbs)]
+        assert isolation_faults(html, written) == [], page.path
+        assert "<script>" not in html, page.path
+        assert "<b>" not in html, page.path
+        assert "<i>" not in html, page.path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, page.path
+    assert "&lt;/pre&gt;&lt;script&gt;" in to_html(shown[0])
 
 
 async def test_the_wiki_export_gives_the_document(week_two: Path) -> None:
