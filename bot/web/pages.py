@@ -351,8 +351,13 @@ def _text_parts(template: str, values: Mapping[str, object], rules: Ruleset) -> 
 
 
 def _citing(g: GuildHead, number: str, requests: Sequence[JudgeRequest]) -> list[dict[str, Any]]:
-    """The requests (and rulings) that name rule ``number``, newest first."""
-    return [_request_row(r, g) for r in sorted(requests, key=lambda r: -r.number) if cites(r, number)]
+    """The requests (and rulings) that name rule ``number``, newest first (those that never write the number
+    are passed over before its pattern is tried: a page asks this of every rule)."""
+    return [
+        _request_row(r, g)
+        for r in sorted(requests, key=lambda r: -r.number)
+        if any(number in text for text in (r.text, *(x.text for x in r.rulings))) and cites(r, number)
+    ]
 
 
 def _every_request(state: RoundState, requests: Sequence[JudgeRequest]) -> list[JudgeRequest]:
