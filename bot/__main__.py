@@ -182,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
         " of PLAYERS players (3,000 when left out)",
     )
     bench.add_argument(
+        "--rule-triggers",
+        action="store_true",
+        help="instead of the busy week: what rule blocks add to the big ticks at --tick-sizes over --tick-runs runs"
+        " (with --baseline: beside an earlier checkout's, the two in turn)",
+    )
+    bench.add_argument(
         "--web",
         action="store_true",
         help="instead of the busy week: command latency with and without 1,000 web requests, 50 at a time",
@@ -204,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--baseline",
         type=Path,
-        help="with --load or --burst: a checkout of an earlier version to measure beside this one",
+        help="with --load, --burst or --rule-triggers: a checkout of an earlier version to measure beside this one",
     )
     bench.add_argument(
         "--tick-gc",
@@ -350,6 +356,12 @@ def _command(args: argparse.Namespace) -> int:
             from bot.bench.amendments import amendments_bench
 
             print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
+            return 0
+        if args.rule_triggers:
+            from bot.bench.rule_triggers import rule_trigger_bench
+
+            baseline = args.baseline.resolve() if args.baseline is not None else None
+            print(rule_trigger_bench(args.tick_sizes, args.tick_runs, args.seed, baseline))
             return 0
         if args.digest_only:
             from bot.bench.digest import digest_bench

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,18 +18,8 @@ from typing import Any
 from data.base import Db, StoreOpenError, Target, target
 from data.engine import engine_for
 from data.sqlite import open_error
-from data.store import LoggedAction, ModLogRecord, Snapshot
+from data.store import LoggedAction, LogRow, ModLogRecord, Snapshot, log_query, log_rows
 from data.table_store import _COLUMNS, StoredTable, _table
-
-
-@dataclass(frozen=True)
-class LogRow:
-    """One row of a guild's action log, with the instant it was logged."""
-
-    seq: int
-    at: datetime
-    kind: str
-    body: str
 
 
 class ReadOnlyError(RuntimeError):
@@ -93,13 +82,7 @@ class ReadStore:
 
     async def log(self, guild: str, *, after: int = 0, limit: int | None = None) -> list[LogRow]:
         """The guild's actions after seq ``after``, in order (at most ``limit``)."""
-        sql = "SELECT seq, at, kind, body FROM actions WHERE guild_id = ? AND seq > ? ORDER BY seq"
-        params: list[Any] = [guild, after]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        rows = await self._all(sql, params)
-        return [LogRow(int(r[0]), datetime.fromisoformat(str(r[1])), str(r[2]), str(r[3])) for r in rows]
+        return log_rows(await self._all(*log_query(guild, after, limit)))
 
     async def archived(
         self, guild: str, kind: str, *, limit: int | None = None, numbers: Sequence[int] | None = None

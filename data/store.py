@@ -59,6 +59,31 @@ class LoggedAction:
 
 
 @dataclass(frozen=True)
+class LogRow:
+    """One row of a guild's action log, with the instant it was logged."""
+
+    seq: int
+    at: datetime
+    kind: str
+    body: str
+
+
+_LOG = "SELECT seq, at, kind, body FROM actions WHERE guild_id = ? AND seq > ? ORDER BY seq"
+
+
+def log_query(guild: str, after: int, limit: int | None) -> tuple[str, list[object]]:
+    """The guild's actions after seq ``after``, in order, at most ``limit``: the SQL and its parameters."""
+    params: list[object] = [guild, after]
+    if limit is None:
+        return _LOG, params
+    return _LOG + " LIMIT ?", [*params, limit]
+
+
+def log_rows(rows: Sequence[Sequence[object]]) -> list[LogRow]:
+    return [LogRow(int(str(r[0])), datetime.fromisoformat(str(r[1])), str(r[2]), str(r[3])) for r in rows]
+
+
+@dataclass(frozen=True)
 class Snapshot:
     seq: int
     body: str
@@ -406,6 +431,12 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return snapshot, [LoggedAction(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    async def log(self, guild: str, *, after: int = 0, limit: int | None = None) -> list[LogRow]:
+        """The guild's actions after seq ``after``, in order (at most ``limit``), with when each was logged."""
+        sql, params = log_query(guild, after, limit)
+        async with self._conn.execute(sql, params) as cur:
+            return log_rows(await cur.fetchall())
 
     async def has_event(self, guild: str, event_id: str) -> bool:
         """Whether the event is logged (committed; the writer's queue is not looked at)."""

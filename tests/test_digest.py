@@ -270,3 +270,37 @@ def test_the_reviews_cards_are_only_public_ones() -> None:
     public = {"AS", "KH", *HAND.split()}
     assert shown <= public
     assert not (held - public) & shown
+
+
+LOTS = "Each auction phase offers 8 lots of 2 cards, drawn in public."
+
+
+def test_the_review_lists_the_rules_each_version_changed_even_when_no_option_did() -> None:
+    state = new_round(players=["alice", "bob", "carol"])
+    moves: list[tuple[datetime, str, Action]] = [
+        (MONDAY, "alice", Propose(message="u1", text='urgent: Replace "highest bid" with "earliest bid" in rule 4.4')),
+        (
+            MONDAY + timedelta(hours=1),
+            "bob",
+            Propose(
+                message="u2",
+                text='urgent: Repeal rule 5.3\nEnact rule 4.5 "Pay": The judge gains 20 points each week.',
+            ),
+        ),
+        (MONDAY + timedelta(hours=2), "carol", Propose(message="u3", text=f"urgent: Amend rule 4.2 to read: {LOTS}")),
+    ]
+    state = play(state, moves, NEXT_SUNDAY - timedelta(microseconds=1))
+    events = engine.advance(state, next_tick(state), random.Random(0)).events
+    records = next(e for e in events if isinstance(e, WeekReviewed)).records
+    assert [(v.version, v.by, v.rules) for v in records.versions] == [
+        (2, "proposal 1", ("rule 4.4 amended",)),
+        (3, "proposal 2", ("rule 4.5 “Pay” enacted", "rule 5.3 repealed")),
+        (4, "proposal 3", ("rule 4.2 amended",)),  # its words: a value alone is an option's change
+    ]
+    versions = dict(digest.build(records).fields)["Ruleset changes"].splitlines()
+    assert versions == [
+        "Version 2 (proposal 1): rule 4.4 amended",
+        "Version 3 (proposal 2): rule 4.5 “Pay” enacted; rule 5.3 repealed",
+        "Version 4 (proposal 3): rule 4.2 amended; auction.lots_per_auction: 6 → 8",
+    ]
+    assert records.versions[-1].changes == ("auction.lots_per_auction: 6 → 8",)

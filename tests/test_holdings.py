@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,9 +26,12 @@ from games.nomic.events import BidsInvalidated, Event, PlacementsMade
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.presenting import make_placements
+from games.nomic.rulelang.effects import apply_effects
+from games.nomic.rulelang.program import POINTS, SPM
+from games.nomic.rulelang.run import Change, Effect, Transfer
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import PlacementRecord, RoundState
-from tests.support import AUC, MOD, apply, ctx, give, new_round
+from tests.support import AUC, MOD, MONDAY, apply, ctx, give, new_round
 from tests.test_hands import places_by_comparing_ranks
 
 NAMES = ["ann", "ben", "cat", "dan"]
@@ -329,3 +333,93 @@ def test_a_state_taken_mid_batch_stays_as_it_was() -> None:
     assert end.players["ann"].points == 22
     assert end.players["ben"].points == 1
     assert state.players["ann"].points == 10
+
+
+# --- a rule's effects: one pass, one copy a player ------------------------------------------------------
+
+
+def _effect_bundle(item: str, count: int) -> Items:
+    return Items(points=count) if item == POINTS else Items(spm=count)
+
+
+def effects_one_by_one(state: RoundState, effects: list[Change | Transfer]) -> tuple[RoundState, list[Event]]:
+    """A rule's effects as the oracle applies them: each alone, each a new state, nothing below zero."""
+    events: list[Event] = []
+    held = {POINTS: lambda p: p.points, SPM: lambda p: p.spm}
+
+    def step(player: str, *, add: Items | None = None, remove: Items | None = None) -> None:
+        nonlocal state
+        done = one_change(state, player, add=add, remove=remove, reason=f"rule {effect.rule} took points from them")
+        state = done.state
+        events.extend(done.events)
+
+    for effect in effects:
+        if isinstance(effect, Change):
+            if effect.player not in state.players:
+                continue
+            if effect.count > 0:
+                step(effect.player, add=_effect_bundle(effect.item, effect.count))
+                continue
+            taken = min(held[effect.item](state.players[effect.player]), -effect.count)
+            if taken:
+                step(effect.player, remove=_effect_bundle(effect.item, taken))
+            continue
+        if effect.giver not in state.players or effect.receiver not in state.players:
+            continue
+        moved = min(held[effect.item](state.players[effect.giver]), effect.count)
+        if moved:
+            step(effect.giver, remove=_effect_bundle(effect.item, moved))
+            step(effect.receiver, add=_effect_bundle(effect.item, moved))
+    return state, events
+
+
+_someone = st.sampled_from([*NAMES, "gone"])
+_gains_alike = st.builds(
+    lambda who, count: [Change("1.1", name, POINTS, count) for name in who],
+    st.lists(_someone, min_size=1, max_size=6),
+    st.integers(1, 30),
+)
+"""What ``every player gains N points`` makes: the same gain for several players, one after another."""
+_one_effect = st.one_of(
+    st.builds(Change, st.just("1.1"), _someone, st.sampled_from([POINTS, SPM]), st.integers(-40, 40).filter(bool)),
+    st.builds(Transfer, st.just("1.1"), _someone, _someone, st.sampled_from([POINTS, SPM]), st.integers(1, 40)),
+).map(lambda e: [e])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(auctions(), st.lists(st.one_of(_gains_alike, _one_effect), max_size=8))
+def test_a_rule_s_effects_in_one_pass_equal_them_one_at_a_time(state: RoundState, runs: list[list[Effect]]) -> None:
+    effects = [effect for run in runs for effect in run]
+    players = {pid: p.model_copy(update={"cards": sort_cards(p.cards)}) for pid, p in state.players.items()}
+    state = state.model_copy(update={"players": players})  # the round keeps every hand in order
+    before = state.model_copy(deep=True)
+    expected, lapses = effects_one_by_one(state, effects)  # type: ignore[arg-type]
+    got, events = apply_effects(state, effects, MONDAY)
+    assert got == expected
+    assert [(e.name, e.bids, e.reason) for e in events if isinstance(e, BidsInvalidated)] == [
+        (e.name, e.bids, e.reason) for e in lapses if isinstance(e, BidsInvalidated)
+    ]
+    assert state == before  # the state the rule read is left as it was
+
+
+def test_a_rule_changing_every_player_twice_makes_one_new_player_each() -> None:
+    names = [f"p{n:02}" for n in range(40)]
+    state = new_round(players=names)
+    for name in names:
+        state = give(state, name, points=20)
+    effects: list[Effect] = [Change("1.9", name, POINTS, 5) for name in names]
+    effects += [Change("1.9", name, POINTS, -2) for name in names]
+    made = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal made
+        if event == "c_call" and arg is object.__new__:  # how a model is made, by pydantic or not
+            made += 1
+
+    sys.setprofile(count)
+    try:
+        after, _ = apply_effects(state, effects, MONDAY)
+    finally:
+        sys.setprofile(None)
+    assert all(after.players[name].points == 23 for name in names)
+    assert made <= len(names) + 5, "a player changed by several effects of one rule is copied once"

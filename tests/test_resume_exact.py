@@ -67,6 +67,7 @@ READS: dict[type, tuple[str, ...]] = {
         "guilds",
         "seed",
         "load",
+        "log",
         "has_event",
         "last_source_line",
         "finished_line",

@@ -468,3 +468,20 @@ def test_the_tick_bench_times_the_rule_triggers_of_every_big_tick() -> None:
     assert {(name, label) for name, label, _ in found} == {(name, t) for name in RULE_SETS for t in ticks}
     assert all(len(seconds) == 1 and seconds[0] > 0 for seconds in found.values())
     assert rule_trigger_report(found, [12], 1).startswith("Rule triggers: time a tick spends in them")
+
+
+def test_the_rule_trigger_bench_runs_two_checkouts_in_turn(tmp_path: Path) -> None:
+    """``bench --rule-triggers --baseline DIR``: a worker on each checkout, the same ticks timed in each."""
+    from bot.bench.rule_triggers import HERE, measure, report
+
+    versions = {"before": HERE, "this version": HERE}
+    found = measure(versions, [12], 2, "test")
+    assert set(found) == {"before", "this version"}
+    ticks = ("auction start", "settlement", "placements", "placements (re-ranked)")
+    for timed in found.values():
+        assert {(name, label) for name, label, _ in timed} == {(name, t) for name in RULE_SETS for t in ticks}
+        assert all(len(seconds) == 2 for seconds in timed.values())
+    text = report(found, versions, [12], 2)
+    assert "versions in turn" in text
+    assert "before, 12" in text
+    assert "this version, 12" in text

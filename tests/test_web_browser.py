@@ -16,6 +16,7 @@ import pytest
 
 from bot.web.record import WebRecord
 
+from .test_web_ruleset import replay_rules
 from .web_support import HOSTILE_GUILD, replay_hostile_season, replay_season
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -81,6 +82,16 @@ async def hostile_site(tmp_path: Path) -> AsyncIterator[str]:
     db = tmp_path / "hostile.db"
     await replay_hostile_season(db)
     record = await WebRecord.start(db, None, "127.0.0.1", 0, names=lambda _: HOSTILE_GUILD)
+    try:
+        yield record.url
+    finally:
+        await record.stop()
+
+
+@pytest.fixture
+async def rules_site(tmp_path: Path) -> AsyncIterator[str]:
+    """A round whose proposals amended, replaced, repealed and enacted rules (tests/test_web_ruleset.py)."""
+    record = await WebRecord.start(await replay_rules(tmp_path / "rules.db"), None, "127.0.0.1", 0)
     try:
         yield record.url
     finally:
@@ -220,6 +231,48 @@ async def test_a_name_or_text_that_hides_characters_disguises_nothing_in_chromiu
     assert await page.inner_text("h1") == "⟨U+202E⟩SERVER⟨U+200B⟩"
     assert await page.title() == "\u2068⟨U+202E⟩SERVER⟨U+200B⟩\u2069 · \u2068⟨U+202E⟩SERVER⟨U+200B⟩\u2069"
     await _shot(page, "hostile-home.png")
+
+
+async def test_the_ruleset_document_in_chromium_from_a_rule_s_anchor_to_its_history(
+    rules_site: str, browser_page: Any
+) -> None:
+    page = browser_page
+    await page.goto(f"{rules_site}/g/sim/ruleset")
+    assert await _fits_the_phone(page)
+    await page.click('nav.toc a[href="#rule-4.2"]')
+    assert page.url == f"{rules_site}/g/sim/ruleset#rule-4.2"
+    assert await page.eval_on_selector("section.rule:target", "s => s.id") == "rule-4.2"
+    top = await page.eval_on_selector("#rule-4\\.2", "s => s.getBoundingClientRect().top")
+    assert 0 <= top < 50, "the rule is scrolled to the top of the screen"
+
+    # a value the bot enforces stands out from the words around it and names its option on hover
+    bound = page.locator("#rule-4\\.2 strong.bound").first
+    assert await bound.inner_text() == "8"
+    assert await bound.get_attribute("title") == "auction.lots_per_auction: how many lots an auction holds"
+    colours = "e => [getComputedStyle(e).backgroundColor, getComputedStyle(e.parentElement).backgroundColor]"
+    marked, around = await bound.evaluate(colours)
+    assert marked != around
+    await _shot(page, "ruleset-4.2.png")
+
+    await page.click("#rule-4\\.2 >> text=history")
+    assert page.url == f"{rules_site}/g/sim/ruleset/rules/4.2"
+    assert await page.inner_text("h1") == "Rule 4.2"
+    change = page.locator("ol.history > li").first
+    assert await change.locator("del").inner_text() == "6"
+    assert await change.locator("ins").inner_text() == "8"
+    struck = await change.locator("del").evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert "line-through" in struck
+    assert await _fits_the_phone(page)
+    await page.click("text=In the ruleset")
+    assert page.url == f"{rules_site}/g/sim/ruleset#rule-4.2"
+
+    await page.goto(f"{rules_site}/g/sim/ruleset/diff/1/5")
+    assert await _fits_the_phone(page)
+    assert "5.3" in await page.inner_text("main")
+    await page.goto(f"{rules_site}/g/sim/ruleset#todo")
+    items = page.locator("ol.todo > li")
+    assert await items.count() == 3
+    await _shot(page, "ruleset-todo.png")
 
 
 def test_the_artifacts_folder_is_ignored_by_git() -> None:

@@ -38,7 +38,17 @@ from bot.bench import ticks as bench_ticks
 from bot.bench.digest import digest_bench
 from bot.bench.stores import raw_commits
 from bot.router import Router
-from data.store import AppendWatch, ArchiveRow, JoinedWrite, LoggedAction, ModLogRecord, ModLogRow, Snapshot, Store
+from data.store import (
+    AppendWatch,
+    ArchiveRow,
+    JoinedWrite,
+    LoggedAction,
+    LogRow,
+    ModLogRecord,
+    ModLogRow,
+    Snapshot,
+    Store,
+)
 from games.nomic import commands, engine
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
@@ -128,6 +138,9 @@ class TimedStore:
 
     async def load(self, guild: str) -> tuple[Snapshot | None, list[LoggedAction]]:
         return await self.store.load(guild)
+
+    async def log(self, guild: str, *, after: int = 0, limit: int | None = None) -> list[LogRow]:
+        return await self.store.log(guild, after=after, limit=limit)
 
     async def append(
         self,

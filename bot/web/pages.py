@@ -17,8 +17,10 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.web.season import ConfidenceResult, Season, Week
+from games.nomic.document import RuleDocument, Slot, option_label, parts, render, show, slots, word_changes
 from games.nomic.events import ordinal
 from games.nomic.hands import hand_score, score_category
+from games.nomic.history import Fate, RuleChange, changes_between, rule_versions, version_changes
 from games.nomic.items import Items
 from games.nomic.proposals import tally
 from games.nomic.ruleset import Ruleset
@@ -31,7 +33,9 @@ from games.nomic.state import (
     RequestStatus,
     RoundState,
     RulesetVersion,
+    TodoItem,
 )
+from games.nomic.views import cites
 from games.tables.model import Table
 from scheduler.calendar import format_remaining, phase_window, placements_at
 
@@ -257,11 +261,13 @@ def home_page(
         "open_proposals": [_proposal_row(p, state, g) for p in open_ones],
         "latest_decided": [_proposal_row(p, state, g) for p in decided],
         "open_requests": sum(1 for r in state.requests.values() if r.status is RequestStatus.OPEN),
+        "open_todos": sum(1 for item in state.todos.values() if item.done_at is None),
         "weeks": len(weeks),
         "started_at": state.started_at,
         "links": {
             "week": g.url("week"),
             "ruleset": g.url("ruleset"),
+            "todo": f"{g.url('ruleset')}#todo",
             "players": g.url("players"),
             "proposals": g.url("proposals"),
             "rulings": g.url("rulings"),
@@ -317,23 +323,192 @@ def week_page(g: GuildHead, state: RoundState, now: datetime) -> Page:
     return Page("This week", "week.html", data, g.url("week"), g, ((g.name, g.base),))
 
 
-def ruleset_page(g: GuildHead, state: RoundState) -> Page:
+# -- the rules as a document --
+
+
+def rule_anchor(number: str) -> str:
+    """The rule's place on the ruleset page: ``#rule-4.2``."""
+    return f"rule-{number}"
+
+
+def _rule_url(g: GuildHead, number: str) -> str:
+    return g.url("ruleset", "rules", number)
+
+
+def _bound(path: str, values: Mapping[str, object], rules: Ruleset) -> dict[str, Any]:
+    """A value the bot enforces, as a rule's text shows it: the value, and the option it is bound to."""
+    return {
+        "value": show(values[path]),
+        "option": path,
+        "label": option_label(path),
+        "meaning": rules.describe(path),
+    }
+
+
+def _text_parts(template: str, values: Mapping[str, object], rules: Ruleset) -> list[dict[str, Any]]:
+    """A rule's text in pieces: the words as written (``text``) and the values bound to options."""
+    return [_bound(part.path, values, rules) if isinstance(part, Slot) else {"text": part} for part in parts(template)]
+
+
+def _citing(g: GuildHead, number: str, requests: Sequence[JudgeRequest]) -> list[dict[str, Any]]:
+    """The requests (and rulings) that name rule ``number``, newest first (those that never write the number
+    are passed over before its pattern is tried: a page asks this of every rule)."""
+    return [
+        _request_row(r, g)
+        for r in sorted(requests, key=lambda r: -r.number)
+        if any(number in text for text in (r.text, *(x.text for x in r.rulings))) and cites(r, number)
+    ]
+
+
+def _every_request(state: RoundState, requests: Sequence[JudgeRequest]) -> list[JudgeRequest]:
+    """``requests`` (archived ones) with the state's own, the state's copy of each winning."""
+    return list({r.number: r for r in (*requests, *state.requests.values())}.values())
+
+
+def document_data(
+    g: GuildHead,
+    document: RuleDocument,
+    rules: Ruleset,
+    requests: Sequence[JudgeRequest] = (),
+) -> dict[str, Any]:
+    """The document as a page shows it: sections, and each rule with its text in pieces (the values the bot
+    enforces marked with their options), its mechanics, its history's address and the rulings citing it."""
+    values = rules.option_paths()
+    sections = []
+    for section in document.sections:
+        rows = []
+        for rule in section.rules:
+            bound = slots(rule.text)
+            rows.append(
+                {
+                    "number": rule.number,
+                    "title": rule.title,
+                    "anchor": rule_anchor(rule.number),
+                    "text": render(rule.text, values, bold=False),
+                    "parts": _text_parts(rule.text, values, rules),
+                    "binds": [_bound(path, values, rules) for path in bound],
+                    "mechanics": bool(rule.block.strip()),
+                    "block": rule.block,
+                    "history_url": _rule_url(g, rule.number),
+                    "rulings": _citing(g, rule.number, requests),
+                }
+            )
+        sections.append(
+            {"number": section.number, "title": section.title, "anchor": f"section-{section.number}", "rules": rows}
+        )
+    return {"title": document.title, "intro": document.intro, "sections": sections}
+
+
+def _todo(g: GuildHead, item: TodoItem) -> dict[str, Any]:
+    return {
+        "number": item.number,
+        "proposal": item.proposal,
+        "proposal_url": g.url("proposals", item.proposal),
+        "at": item.at,
+        "lines": list(item.lines),
+    }
+
+
+def open_todos(g: GuildHead, state: RoundState) -> list[dict[str, Any]]:
+    """The moderators' to-do items not done yet, oldest first: what passed and the bot does not enforce."""
+    return [_todo(g, state.todos[n]) for n in sorted(state.todos) if state.todos[n].done_at is None]
+
+
+def ruleset_page(g: GuildHead, state: RoundState, requests: Sequence[JudgeRequest] = ()) -> Page:
+    """The rules in force as a document, the moderators' open to-do items, and every option with its value.
+    ``requests``: every request, the archived ones too (a ruling shows under each rule it cites)."""
     current = state.ruleset_versions[-1] if state.ruleset_versions else None
     data = {
         "name": state.ruleset.name,
         "version": state.ruleset_version,
         "made": _version(current, g) if current is not None else None,
+        "document": document_data(g, state.document, state.ruleset, _every_request(state, requests)),
+        "todo": open_todos(g, state),
         "sections": option_sections(state.ruleset),
         "history_url": g.url("ruleset", "history"),
     }
     return Page("The ruleset in force", "ruleset.html", data, g.url("ruleset"), g, ((g.name, g.base),))
 
 
+def _words(old: str, new: str) -> list[dict[str, str]]:
+    return [{"kind": kind.value, "text": text} for kind, text in word_changes(old, new)]
+
+
+def _rule_change(g: GuildHead, change: RuleChange) -> dict[str, Any]:
+    return {
+        "number": change.number,
+        "fate": change.fate.value,
+        "title": change.title,
+        "old_title": change.old_title if change.retitled else None,
+        "url": _rule_url(g, change.number),
+        "words": _words(change.before, change.after) if change.fate is Fate.CHANGED else [],
+        "text": change.after or change.before,
+        "block_changed": change.block_changed,
+        "block": change.block,
+        "options": [{"option": p, "old": was, "new": now} for p, was, now in change.values],
+    }
+
+
+def rule_page(
+    g: GuildHead,
+    state: RoundState,
+    number: str,
+    versions: Sequence[RulesetVersion],
+    requests: Sequence[JudgeRequest] = (),
+) -> Page | None:
+    """One rule: as it reads (or that it is gone), the rulings citing it, and each version that changed
+    it, newest first, word by word. None when no version ever had it. ``versions`` and ``requests``:
+    every one, the archived ones too."""
+    every = [*versions, *state.ruleset_versions]
+    entries = rule_versions(number, every)
+    if not entries:
+        return None
+    found = state.document.rule(number)
+    values = state.ruleset.option_paths()
+    history = []
+    for entry in reversed(entries):
+        words: list[dict[str, str]] = []
+        if entry.text is None:
+            kind = "repealed"
+        elif entry.previous is None:
+            kind = "in force from the start" if entry.first else "enacted"
+        else:
+            kind, words = "changed", _words(entry.previous, entry.text)
+        history.append({**_version(entry.version, g), "kind": kind, "text": entry.text, "words": words})
+    data = {
+        "number": number,
+        "in_force": found is not None,
+        "title": found.title if found is not None else None,
+        "text": render(found.text, values, bold=False) if found is not None else None,
+        "parts": _text_parts(found.text, values, state.ruleset) if found is not None else [],
+        "binds": [_bound(p, values, state.ruleset) for p in slots(found.text)] if found is not None else [],
+        "mechanics": bool(found.block.strip()) if found is not None else False,
+        "block": found.block if found is not None else "",
+        "in_document_url": f"{g.url('ruleset')}#{rule_anchor(number)}" if found is not None else None,
+        "rulings": _citing(g, number, _every_request(state, requests)),
+        "history": history,
+    }
+    crumbs = ((g.name, g.base), ("Ruleset", g.url("ruleset")))
+    return Page(f"Rule {number}", "rule.html", data, _rule_url(g, number), g, crumbs)
+
+
 def history_page(g: GuildHead, versions: Sequence[RulesetVersion], in_force: int) -> Page:
-    """Every version, newest first, each with who made it and a diff against the one before."""
+    """Every version, newest first, each with who made it, the rules whose text it changed and a diff
+    against the one before."""
     rows = []
-    for version in sorted(versions, key=lambda v: -v.version):
+    ordered = sorted(versions, key=lambda v: v.version)
+    earlier = {v.version: ordered[i - 1] for i, v in enumerate(ordered) if i > 0}
+    for version in reversed(ordered):
         row = _version(version, g)
+        before = earlier.get(version.version)
+        row["rules"] = (
+            [
+                {"number": c.number, "fate": c.fate.value, "url": _rule_url(g, c.number)}
+                for c in version_changes(before, version)
+            ]
+            if before is not None
+            else []
+        )
         row["in_force"] = version.version == in_force
         row["diff_url"] = (
             g.url("ruleset", "diff", version.version - 1, version.version) if version.version > 1 else None
@@ -349,6 +524,7 @@ def version_page(g: GuildHead, version: RulesetVersion, in_force: int) -> Page:
         **_version(version, g),
         "name": version.ruleset.name,
         "in_force": version.version == in_force,
+        "document": document_data(g, version.document, version.ruleset),
         "sections": option_sections(version.ruleset),
         "previous_diff_url": g.url("ruleset", "diff", version.version - 1, version.version)
         if version.version > 1
@@ -370,7 +546,13 @@ def diff_page(g: GuildHead, old: RulesetVersion, new: RulesetVersion) -> Page:
         for path in before
         if before[path] != after[path]
     ]
-    data = {"old": _version(old, g), "new": _version(new, g), "changed": changed}
+    rules = changes_between(old.document, new.document, before, after)
+    data = {
+        "old": _version(old, g),
+        "new": _version(new, g),
+        "rules": [_rule_change(g, c) for c in rules],
+        "changed": changed,
+    }
     crumbs = ((g.name, g.base), ("Ruleset", g.url("ruleset")), ("History", g.url("ruleset", "history")))
     path = g.url("ruleset", "diff", old.version, new.version)
     return Page(f"Ruleset version {old.version} to {new.version}", "diff.html", data, path, g, crumbs)
@@ -514,6 +696,7 @@ def proposal_page(
         "voting_starts": proposal.voting_starts,
         "voting_ends": proposal.voting_ends,
         "amendments": [{"option": a.option, "value": a.value} for a in proposal.amendments],
+        "preview": [line.removeprefix("- ") for line in proposal.preview],
         "note": proposal.note,
         "ruleset_versions": [_version(v, g) for v in made],
         "votes_final": not proposal.status.open,

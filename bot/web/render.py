@@ -182,6 +182,7 @@ def environment() -> Environment:
     env.filters["member"] = member
     env.filters["member_text"] = member_text
     env.filters["said"] = said
+    env.filters["balanced"] = balanced
     env.filters["iso"] = lambda v: iso(v) if isinstance(v, datetime) else ""
     return env
 

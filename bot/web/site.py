@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 _NUMBER = re.compile(r"^[1-9][0-9]{0,8}$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_RULE = re.compile(r"^(?:0|[1-9][0-9]{0,2})\.(?:0|[1-9][0-9]{0,2})$")
+"""A rule's number as the document writes it (``4.2``; ``04.2`` is no address)."""
 _MEMBER = re.compile(r"^[\w.\-]{1,64}$")
 MAX_PATH = 300
 _UNSEEN = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
@@ -248,7 +250,16 @@ class Site:
             case ["week"]:
                 return pages.week_page(g, state, await self.now(guild, state))
             case ["ruleset"]:
-                return pages.ruleset_page(g, state)
+                return pages.ruleset_page(g, state, await self.requests(guild, state))
+            case ["ruleset", "rules", number]:
+                if not _RULE.match(number):
+                    raise NotFound(number)
+                rule = pages.rule_page(
+                    g, state, number, await self.versions(guild, state), await self.requests(guild, state)
+                )
+                if rule is None:
+                    raise NotFound(number)
+                return rule
             case ["ruleset", "history"]:
                 return pages.history_page(g, await self.versions(guild, state), state.ruleset_version)
             case ["ruleset", "v", number]:

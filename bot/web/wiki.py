@@ -1,4 +1,4 @@
-"""``python -m bot export-wiki GUILD``: the ruleset and the week's tables as MediaWiki markup.
+"""``python -m bot export-wiki GUILD``: the ruleset document and the week's tables as MediaWiki markup.
 
 Made from the same page data as the web record (so it shows exactly what the site shows, and nothing
 hidden), for communities that keep their game on a wiki and paste the state in. Every text a member
@@ -23,6 +23,8 @@ from games.nomic.service import RoundService
 
 SECTIONS = (("ruleset", "ruleset"), ("history", "ruleset/history"), ("week", "week"), ("players", "players"))
 """The pages the export is made of: (key, the page's address under the guild)."""
+BOLD = "'''{}'''"
+"""Bold in wiki markup: a value the bot enforces."""
 
 
 def text(value: object) -> str:
@@ -52,25 +54,61 @@ def _prize(row: dict[str, Any]) -> str:
     return text("; ".join(parts))
 
 
+def rule_markup(rule: dict[str, Any]) -> list[str]:
+    """A rule of the document: its heading, its text with the values the bot enforces in bold, what it binds,
+    its mechanics (a rule block, as a preformatted block) and the rulings that cite it."""
+    parts = rule["parts"]
+    said = "".join(BOLD.format(text(part["value"])) if "option" in part else text(part["text"]) for part in parts)
+    out = [f"==== {text(rule['number'])} {text(rule['title'])} ====", said]
+    if rule["binds"]:
+        bound = "; ".join(f"{text(b['label'])} ({text(b['option'])}) = {text(b['value'])}" for b in rule["binds"])
+        out.append(f"''Enforced by the bot: {bound}.''")
+    if rule["mechanics"]:
+        out.extend(["''Its mechanics, a rule block the bot carries out:''", f"<pre>{html.escape(rule['block'])}</pre>"])
+    out.extend(f"* Cited by request {r['number']} ({text(r['status'])}): {text(r['excerpt'])}" for r in rule["rulings"])
+    return out
+
+
 def ruleset_markup(ruleset: pages.Page, history: pages.Page) -> list[str]:
+    """The rules in force as a document, the moderators' open to-do items, every option, and the versions."""
     data = ruleset.data
     made = data.get("made")
-    line = f"Ruleset {text(data['name'])}, version {data['version']}"
+    document = data["document"]
+    line = f"{text(document['title'])}: ruleset {text(data['name'])}, version {data['version']}"
     if made:
         line += f", made {text(stamp(made['at']))} by {text(made['by']['text'])}"
         if made.get("change"):
             line += f" ({text(made['change'])})"
     out = ["== The ruleset in force ==", line + "."]
+    if document["intro"]:
+        out.append(text(document["intro"]))
+    for section in document["sections"]:
+        out.append(f"=== {section['number']}. {text(section['title'])} ===")
+        for rule in section["rules"]:
+            out.extend(rule_markup(rule))
+    out.append("== The moderators' to-do list ==")
+    for item in data["todo"]:
+        out.append(f"# From proposal {item['proposal']}, passed {text(stamp(item['at']))}:")
+        out.extend(f"#* {text(line)}" for line in item["lines"])
+    if not data["todo"]:
+        out.append("Nothing to do.")
+    out.append("== The options the bot enforces ==")
     for section in data["sections"]:
         out.append(f"=== {text(section['title'])} ===")
-        rows = [[text(o["option"]), "'''" + text(o["value"]) + "'''", text(o["meaning"])] for o in section["options"]]
+        rows = [[text(o["option"]), BOLD.format(text(o["value"])), text(o["meaning"])] for o in section["options"]]
         out.extend(table(["Option", "Value", "Meaning"], rows))
     out.append("== Ruleset history ==")
     rows = [
-        [f"v{v['version']}", text(stamp(v["at"])), text(v["by"]["text"]), text(v["change"])]
+        [
+            f"v{v['version']}",
+            text(stamp(v["at"])),
+            text(v["by"]["text"]),
+            text(v["change"]),
+            text(", ".join(r["number"] + ("" if r["fate"] == "changed" else f" ({r['fate']})") for r in v["rules"])),
+        ]
         for v in history.data["versions"]
     ]
-    out.extend(table(["Version", "Made", "By", "Change"], rows))
+    out.extend(table(["Version", "Made", "By", "Change", "Rules"], rows))
     return out
 
 

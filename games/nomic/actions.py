@@ -139,6 +139,9 @@ class Propose(_Action):
     text: str
     window_starts: datetime | None = None
     window_ends: datetime | None = None
+    preview: tuple[str, ...] | None = None
+    """What its rule blocks would have done over the last week (``games.nomic.preview``), worked out from
+    the log by the round's service when the proposal is made (None: not worked out) and logged with it."""
 
 
 class Stand(_Action):

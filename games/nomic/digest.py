@@ -3,9 +3,10 @@
 At the week's end the rules gather the week's records (``week_records``) from the state before the
 archive takes the decided ones out of it: lots sold and their prices (kept in ``RoundState.week``
 since they left the state at settlement), placements, proposals decided with their votes, ruleset
-versions with a short diff, rulings, and the judge just elected. The adapter adds the thread games
-finished that week (``FinishedGame``), which the round does not know. ``build`` is a pure function
-of those records and fits Discord's limits for one embed, however busy the week.
+versions with a short diff (the rules whose words changed, the options that changed), rulings, and
+the judge just elected. The adapter adds the thread games finished that week (``FinishedGame``),
+which the round does not know. ``build`` is a pure function of those records and fits Discord's
+limits for one embed, however busy the week.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from datetime import datetime, timedelta
 
 from games.nomic.context import ChannelRole
 from games.nomic.events import Event, cards_text, placement_line
+from games.nomic.history import Fate, version_changes
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import (
     PlacementRecord,
     ProposalStatus,
     RequestStatus,
     RoundState,
+    RulesetVersion,
     SaleRecord,
 )
 
@@ -62,6 +65,8 @@ class VersionNote:
     by: str
     changes: tuple[str, ...]
     """``option: old → new`` for each option that changed."""
+    rules: tuple[str, ...] = ()
+    """What it did to the rules' text: ``rule 4.2 amended``, ``rule 4.5 “Pay” enacted``, ``rule 5.3 repealed``."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,12 @@ def week_records(state: RoundState, until: datetime) -> WeekRecords:
     )
     versions = state.ruleset_versions
     notes = tuple(
-        VersionNote(v.version, v.by, ruleset_changes(versions[i - 1].ruleset, v.ruleset))
+        VersionNote(
+            v.version,
+            v.by,
+            ruleset_changes(versions[i - 1].ruleset, v.ruleset),
+            rules_changed(versions[i - 1], v),
+        )
         for i, v in enumerate(versions)
         if i > 0 and (acted_in_week(v.at) if v.by.startswith("moderator") else in_week(v.at))
     )
@@ -173,6 +183,24 @@ def ruleset_changes(old: Ruleset, new: Ruleset) -> tuple[str, ...]:
         for path, value in after.items()
         if before.get(path) != value
     )
+
+
+def rules_changed(previous: RulesetVersion, version: RulesetVersion) -> tuple[str, ...]:
+    """What ``version`` did to the rules' words, rule by rule, in a few words each."""
+    out: list[str] = []
+    for change in version_changes(previous, version):
+        if change.fate is Fate.NEW:
+            out.append(f"rule {change.number} “{_excerpt(change.title, 40)}” enacted")
+        elif change.fate is Fate.GONE:
+            out.append(f"rule {change.number} repealed")
+        elif change.reworded:
+            out.append(f"rule {change.number} amended")
+        elif change.block_changed:
+            out.append(f"rule {change.number}'s mechanics changed")
+        elif change.retitled:
+            out.append(f"rule {change.number} retitled “{_excerpt(change.title, 40)}”")
+        # a value alone that reads otherwise is its option's change, listed with the options
+    return tuple(out)
 
 
 def _shown(value: object) -> str:
@@ -244,7 +272,7 @@ def _proposals(records: WeekRecords) -> list[str]:
 def _versions(records: WeekRecords) -> list[str]:
     lines: list[str] = []
     for v in records.versions:
-        changed = "; ".join(v.changes) if v.changes else "no option changed"
+        changed = "; ".join((*v.rules, *v.changes)) or "the rules read as before"
         lines.append(f"Version {v.version} ({v.by}): {changed}")
     return lines
 

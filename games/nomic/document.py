@@ -587,11 +587,22 @@ CONTEXT_WORDS = 6
 """Unchanged words a diff keeps on each side of a change; longer unchanged stretches are cut."""
 
 
-def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> str:
-    """``new`` as a change of ``old``, word by word: removed words ~~struck~~, added words in **bold**;
-    long unchanged stretches are cut to a few words around each change (…)."""
+class Words(StrEnum):
+    """What a stretch of a word diff is."""
+
+    SAME = "same"
+    CUT = "cut"
+    """Unchanged words left out (shown as …)."""
+    REMOVED = "removed"
+    ADDED = "added"
+
+
+def word_changes(old: str, new: str, *, context: int = CONTEXT_WORDS) -> list[tuple[Words, str]]:
+    """``new`` as a change of ``old``, word by word: stretches of unchanged, removed and added words, long
+    unchanged stretches cut to a few words around each change. What the answers (``word_diff``) and the
+    web record show."""
     a, b = _WORDS.findall(old.replace("**", "")), _WORDS.findall(new.replace("**", ""))
-    out: list[str] = []
+    out: list[tuple[Words, str]] = []
     opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if tag == "equal":
@@ -600,13 +611,26 @@ def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> str:
             if len(opcodes) > 1 and len(words) > 2 * context + 1:
                 head = [] if first else words[:context]
                 tail = [] if last else words[-context:]
-                words = [*head, "…", *tail]
-            out.append(_join(words))
+                out.extend((Words.SAME, _join(part)) for part in (head,) if part)
+                out.append((Words.CUT, "…"))
+                out.extend((Words.SAME, _join(part)) for part in (tail,) if part)
+            elif words:
+                out.append((Words.SAME, _join(words)))
             continue
         if i2 > i1:
-            out.append(f"~~{_join(a[i1:i2])}~~")
+            out.append((Words.REMOVED, _join(a[i1:i2])))
         if j2 > j1:
-            out.append(f"**{_join(b[j1:j2])}**")
+            out.append((Words.ADDED, _join(b[j1:j2])))
+    return out
+
+
+_MARKS = {Words.SAME: "{}", Words.CUT: "{}", Words.REMOVED: "~~{}~~", Words.ADDED: "**{}**"}
+
+
+def word_diff(old: str, new: str, *, context: int = CONTEXT_WORDS) -> str:
+    """``new`` as a change of ``old``, word by word: removed words ~~struck~~, added words in **bold**;
+    long unchanged stretches are cut to a few words around each change (…)."""
+    out = [_MARKS[kind].format(text) for kind, text in word_changes(old, new, context=context)]
     return " ".join(p for p in out if p).replace(" \n", "\n").replace("\n ", "\n")
 
 

@@ -522,10 +522,14 @@ class ProposalRecorded(Event):
     """The item kind used in place of a Standard Proposal-Maker ("": one of those)."""
     changes: tuple[ChangeNote, ...] = ()
     """What its amendment lines would do if it passed, as the bot read them."""
+    preview: tuple[str, ...] = ()
+    """What its rule blocks would have done over the last week (``games.nomic.preview``)."""
 
     def text(self) -> str:
-        lines = change_lines(self.changes, passed=False)
-        return self._head() + ("\nIf it passes:\n" + "\n".join(lines) if lines else "")
+        previewed = sum(len(line) + 1 for line in self.preview)
+        lines = change_lines(self.changes, passed=False, limit=CHANGES_SHOWN - previewed)
+        said = self._head() + ("\nIf it passes:\n" + "\n".join(lines) if lines else "")
+        return "\n".join([said, *self.preview])
 
     def _head(self) -> str:
         used = f"A {self.paid_with} (it works as a Standard Proposal-Maker)" if self.paid_with else (

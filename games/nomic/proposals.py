@@ -187,6 +187,7 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         amendments=amendments,
         changes=changes,
         paid_with=paid_with,
+        preview=action.preview or (),
     )
     state = state.model_copy(
         update={
@@ -207,6 +208,7 @@ def apply_propose(state: RoundState, ctx: Context, action: Propose) -> Transitio
         phase=_next_phase(state).value,
         paid_with=paid_with,
         changes=applied.notes,
+        preview=proposal.preview,
     )
     events.insert(0, recorded)
     return Transition(state, tuple(events))
@@ -299,7 +301,9 @@ def apply_edit(state: RoundState, ctx: Context, action: EditMessage) -> Transiti
     if proposal.status is ProposalStatus.VOTING:
         return _retract(state, proposal, ctx.at, "it was edited during its vote", return_item=False)
     amendments, changes, applied = read_changes(action.text, state)
-    amended = proposal.model_copy(update={"text": action.text, "amendments": amendments, "changes": changes})
+    preview = proposal.preview if changes == proposal.changes else ()  # a preview of other rules no longer holds
+    update = {"text": action.text, "amendments": amendments, "changes": changes, "preview": preview}
+    amended = proposal.model_copy(update=update)
     state = state.model_copy(update={"proposals": {**state.proposals, action.message: amended}})
     return Transition(state, (ProposalAmended(proposal.number, proposal.message, applied.notes),))
 

@@ -30,15 +30,16 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from data.group_commit import Superseded
-from games.nomic import archive, engine, modlog
-from games.nomic.actions import Action, StartRound, Tick
+from games.nomic import archive, engine, modlog, preview, proposals
+from games.nomic.actions import Action, Propose, StartRound, Tick
+from games.nomic.amendments import parse_changes
 from games.nomic.archive import Archive, Archived, M
 from games.nomic.common import Transition
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event
 from games.nomic.modlog import ModLogEntry
-from games.nomic.state import RoundState
+from games.nomic.state import RoundState, TextChange
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,13 @@ class LoggedActionLike(Protocol):
     def kind(self) -> str: ...
     @property
     def body(self) -> str: ...
+
+
+class LogRowLike(LoggedActionLike, Protocol):
+    """A logged action with the instant it was logged (``data.store.LogRow``)."""
+
+    @property
+    def at(self) -> datetime: ...
 
 
 class SnapshotLike(Protocol):
@@ -110,6 +118,8 @@ class ActionStore(Protocol):
     async def has_event(self, guild: str, event_id: str) -> bool: ...
 
     async def load(self, guild: str) -> tuple[SnapshotLike | None, Sequence[LoggedActionLike]]: ...
+
+    async def log(self, guild: str, *, after: int = 0, limit: int | None = None) -> Sequence[LogRowLike]: ...
 
     async def append(
         self,
@@ -228,6 +238,44 @@ def replay_logged(
     except RuleError as exc:
         skipped(guild, row.seq, exc)
         return state.model_copy(update={"seq": row.seq})
+
+
+def _unremarked(guild: str, seq: int, error: RuleError) -> None:
+    """A logged action a preview's replay finds refused: it is counted, not logged as a fault."""
+
+
+def preview_from_log(
+    guild: str, rows: Sequence[LogRowLike], changes: Sequence[TextChange], at: datetime
+) -> tuple[str, ...]:
+    """The preview of a proposal made at ``at`` whose amendment lines are ``changes`` (``games.nomic.preview``):
+    the guild's log (``rows``, from its start) replayed to the week before ``at``, then the week replayed
+    twice, as it happened and with the proposal's rules in force. At most ``preview.BUDGET`` actions
+    replayed; a longer log gets a note. Deterministic: the same log gives the same preview."""
+    if len(rows) > preview.BUDGET:
+        return preview.too_long(preview.BUDGET)
+    since = at - preview.WINDOW
+    state: RoundState | None = None
+    start = len(rows)
+    for index, row in enumerate(rows):
+        if state is not None and row.at >= since:
+            start = index
+            break
+        state = replay_logged(guild, state, row, skipped=_unremarked)
+    if state is None:
+        return ()
+    week = rows[start:]
+    if len(rows) + len(week) > preview.BUDGET:
+        return preview.too_long(preview.BUDGET)
+    began = max(since, state.clock)
+    altered, lapsed = preview.with_rules(state, changes)
+    refused: list[int] = []
+    actual: RoundState | None = state
+    for row in week:
+        actual = replay_logged(guild, actual, row, skipped=_unremarked)
+        altered = replay_logged(guild, altered, row, skipped=lambda _g, seq, _e: refused.append(seq)) or altered
+    if actual is None:  # pragma: no cover - a round's log starts once
+        return ()
+    return preview.lines(preview.Replayed(began, actual, altered, len(week), len(refused), lapsed))
 
 
 class NotStartedError(ConflictError):
@@ -403,6 +451,8 @@ class RoundService:
         ``joined``: another store's part of the action (the card copies a trade moves), which the
         store writes in the action's transaction (``data.store.JoinedWrite``).
         """
+        if isinstance(action, Propose) and action.preview is None:
+            action = await self.with_preview(guild, ctx, action)
         for attempt in range(MAX_REAPPLY + 1):
             lock = self._lock(guild)
             await lock.acquire()
@@ -442,6 +492,25 @@ class RoundService:
                 if watch is None or not watch.released:
                     lock.release()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def with_preview(self, guild: str, ctx: Context, action: Propose) -> Propose:
+        """A proposal carrying a rule block, with its preview (``preview_from_log``): worked out here, from
+        the log as it stands, before the proposal is applied, and logged with it, so a replay of the log
+        gives the same answer without working it out again. A proposal the rules refuse, or that carries
+        no rule block, as it is. The replay runs in a worker thread: the event loop keeps answering."""
+        state = await self.latest(guild)
+        if state is None:
+            return action
+        try:
+            proposals.check_propose(state, ctx, action)
+            changes = parse_changes(action.text, state.ruleset.proposals.urgent_prefix)
+        except RuleError:
+            return action  # refused when applied, with its reason
+        if not preview.carries_rules(changes):
+            return action
+        rows = await self._store.log(guild, limit=preview.BUDGET + 1)
+        lines = await asyncio.to_thread(preview_from_log, guild, rows, changes, ctx.at)
+        return action.model_copy(update={"preview": lines})
 
     async def logged(self, guild: str, event_id: str) -> bool:
         """Whether the guild's log holds (or is committing) an action of ``event_id``."""

@@ -280,6 +280,8 @@ class Proposal(_Value):
     note: str = ""
     paid_with: str = ""
     """The item kind a standard proposal spent in place of a Standard Proposal-Maker ("": one of those)."""
+    preview: tuple[str, ...] = ()
+    """What its rule blocks would have done over the week before it was made (``games.nomic.preview``)."""
 
 
 class TodoItem(_Value):

@@ -13,6 +13,7 @@ from games.nomic.common import highest_bid, member_label
 from games.nomic.document import RuleDocument, option_label, render, show, slots, word_diff
 from games.nomic.errors import NotAPlayerError, UnknownError
 from games.nomic.events import cards_text, placement_line
+from games.nomic.history import Fate, changes_between, rule_versions
 from games.nomic.items import kind_plural
 from games.nomic.proposals import tally
 from games.nomic.rulelang.force import in_force
@@ -243,24 +244,21 @@ def ruleset_diff(state: RoundState, old: int, new: int, archived: Sequence[Rules
 def _text_changes(
     a: RuleDocument, b: RuleDocument, before: Mapping[str, object], after: Mapping[str, object]
 ) -> list[str]:
-    old = {r.number: r for r in a.rules()}
-    new = {r.number: r for r in b.rules()}
     lines: list[str] = []
-    for number in sorted({*old, *new}, key=lambda n: tuple(int(p) for p in n.split("."))):
-        x, y = old.get(number), new.get(number)
-        if y is None and x is not None:
-            lines.append(f"- rule {number} “{x.title}” is gone")
-        elif x is None and y is not None:
-            lines.append(f"- rule {number} “{y.title}” is new: {_short(render(y.text, after, bold=False), 200)}")
-        elif x is not None and y is not None:
-            was, now = render(x.text, before, bold=False), render(y.text, after, bold=False)
-            if was == now and x.title == y.title and x.block == y.block:
-                continue
-            moved = [p for p in slots(y.text) if p in before and before[p] != after[p]]
-            beside = f" ({'; '.join(f'{option_label(p)} {show(before[p])} → {show(after[p])}' for p in moved)})"
-            title = f"“{y.title}”" if x.title == y.title else f"“{x.title}” → “{y.title}”"
-            text = word_diff(was, now) if was != now else "its rule block changed" if x.block != y.block else ""
-            lines.append(f"- rule {number} {title}: {_short(text, 400)}" + (beside if moved else ""))
+    for change in changes_between(a, b, before, after):
+        number = change.number
+        if change.fate is Fate.GONE:
+            lines.append(f"- rule {number} “{change.title}” is gone")
+        elif change.fate is Fate.NEW:
+            lines.append(f"- rule {number} “{change.title}” is new: {_short(change.after, 200)}")
+        else:
+            moved = "; ".join(f"{option_label(p)} {was} → {now}" for p, was, now in change.values)
+            title = f"“{change.old_title}” → “{change.title}”" if change.retitled else f"“{change.title}”"
+            if change.before != change.after:
+                text = word_diff(change.before, change.after)
+            else:
+                text = "its rule block changed" if change.block_changed else ""
+            lines.append(f"- rule {number} {title}: {_short(text, 400)}" + (f" ({moved})" if moved else ""))
     return lines
 
 
@@ -347,22 +345,17 @@ _HISTORY_CHANGE = 380
 def rule_history(state: RoundState, number: str, versions: Sequence[RulesetVersion], page: int = 1) -> str:
     """``!ruleset history 4.2``: each version that changed what the rule says (its text or a value it
     binds), newest first, word by word. ``versions``: every version, the archived ones too."""
-    ordered = sorted({v.version: v for v in (*versions, *state.ruleset_versions)}.values(), key=lambda v: v.version)
     entries: list[str] = []
-    previous: str | None = None
-    for version in ordered:
-        found = version.document.rule(number)
-        now = render(found.text, version.ruleset.option_paths(), bold=False) if found is not None else None
-        if now != previous:
-            stamp = f"v{version.version} - {version.at:%Y-%m-%d %H:%M} UTC by {version.by}"
-            if now is None:
-                entries.append(f"{stamp}: repealed")
-            elif previous is None:
-                first = "in force from the start" if version.version == ordered[0].version else "enacted"
-                entries.append(f"{stamp}: {first}: {_short(now, _HISTORY_CHANGE)}")
-            else:
-                entries.append(f"{stamp}: {_short(word_diff(previous, now), _HISTORY_CHANGE)}")
-        previous = now
+    for entry in rule_versions(number, [*versions, *state.ruleset_versions]):
+        version = entry.version
+        stamp = f"v{version.version} - {version.at:%Y-%m-%d %H:%M} UTC by {version.by}"
+        if entry.text is None:
+            entries.append(f"{stamp}: repealed")
+        elif entry.previous is None:
+            first = "in force from the start" if entry.first else "enacted"
+            entries.append(f"{stamp}: {first}: {_short(entry.text, _HISTORY_CHANGE)}")
+        else:
+            entries.append(f"{stamp}: {_short(word_diff(entry.previous, entry.text), _HISTORY_CHANGE)}")
     if not entries:
         raise UnknownError(f"there is no rule {number} in any version; `!ruleset` lists the rules")
     entries.reverse()

@@ -60,9 +60,20 @@ class _Tally:
             by_item = self.net.setdefault(player, {})
             by_item[item] = by_item.get(item, 0) + count
 
+    def add_each(self, players: Sequence[str], item: str, count: int) -> None:
+        """``add`` for each of ``players``, in one pass."""
+        net = self.net
+        for player in players:
+            by_item = net.get(player)
+            if by_item is None:
+                net[player] = {item: count}
+            else:
+                by_item[item] = by_item.get(item, 0) + count
+
     def event(self, state: RoundState) -> RuleApplied:
         groups: dict[str, list[str]] = {}
         phrases: dict[tuple[tuple[str, int], ...], str] = {}  # most players of a run change alike
+        players = state.players
         for player, by_item in self.net.items():
             key = tuple(by_item.items())
             phrase = phrases.get(key)
@@ -73,10 +84,31 @@ class _Tally:
                 said += [f"loses {' and '.join(losses)}"] if losses else []
                 phrase = phrases[key] = " and ".join(said)
             if phrase:
-                found = state.players.get(player)
+                found = players.get(player)
                 groups.setdefault(phrase, []).append(found.name if found is not None else player)
         changes = tuple((what, tuple(names)) for what, names in groups.items())
         return RuleApplied(self.rule, self.trigger, changes, tuple(self.notes))
+
+
+def _gains_alike(effects: Sequence[Effect], start: int, changes: HoldingChanges, tally: _Tally) -> int:
+    """The run of effects from ``start`` that give points alike (the same rule, the same count: what
+    ``every player gains 5 points`` makes), applied in one pass, one copy a player; the index after it."""
+    first = effects[start]
+    rule, gain = first.rule, first.count  # type: ignore[union-attr]
+    gainers: list[str] = []
+    end, count = start, len(effects)
+    while end < count:
+        effect = effects[end]
+        if type(effect) is not Change or effect.item != POINTS or effect.count != gain or effect.rule != rule:
+            break
+        if changes.has_player(effect.player):
+            gainers.append(effect.player)
+        else:
+            tally.notes.append(f"{member_label(effect.player)} is not a player, so nothing happened to them")
+        end += 1
+    changes.grant_points(gainers, gain)
+    tally.add_each(gainers, POINTS, gain)
+    return end
 
 
 def apply_effects(
@@ -102,10 +134,19 @@ def apply_effects(
         return name
 
     def name_of(player: str) -> str:
-        found = changes.player(player) if changes.has_player(player) else None
+        found = changes.peek(player) if changes.has_player(player) else None
         return found.name if found is not None else player
 
-    for effect in effects:
+    index, count = 0, len(effects)
+    while index < count:
+        effect = effects[index]
+        index += 1
+        if type(effect) is Change and effect.item == POINTS and effect.count > 0:
+            tally = tallies.get(effect.rule)
+            if tally is None:
+                tally = tallies[effect.rule] = _Tally(effect.rule, said)
+            index = _gains_alike(effects, index - 1, changes, tally)
+            continue
         tally = tallies.get(effect.rule)
         if tally is None:
             tally = tallies[effect.rule] = _Tally(effect.rule, said)
@@ -132,7 +173,7 @@ def apply_effects(
                     changes.change(effect.player, add=_bundle(item, effect.count), reason=reason)
                 tally.add(effect.player, item, effect.count)
                 continue
-            have = _held(changes.player(effect.player), item)
+            have = _held(changes.peek(effect.player), item)
             taken = min(have, -effect.count)
             if taken < -effect.count:
                 tally.notes.append(
@@ -148,7 +189,7 @@ def apply_effects(
                 gone = effect.receiver if changes.has_player(effect.giver) else effect.giver
                 tally.notes.append(f"{member_label(gone)} is not a player, so nothing moved")
                 continue
-            have = _held(changes.player(effect.giver), item)
+            have = _held(changes.peek(effect.giver), item)
             moved = min(have, effect.count)
             if moved < effect.count:
                 tally.notes.append(
