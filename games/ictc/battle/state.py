@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from games.ictc.cards import CardFields, CardType, script_of
 from games.ictc.script import Script
@@ -91,13 +92,14 @@ class BattleSetup(_Value):
     """What a seat brings: a starter deck by name (practice), or, from a challenge, its owner's copies.
 
     ``defs``, ``cards`` and ``owner`` are filled in by the card library when a challenge is accepted
-    and cannot be typed; ``deck`` alone names a starter deck (Ember, Grove, Tide).
+    and cannot be typed (``SkipJsonSchema``: no help or form offers them); ``deck`` alone names a starter
+    deck (Ember, Grove, Tide).
     """
 
     deck: str = Field("", max_length=40, description="a starter deck to play with (Ember, Grove or Tide)")
-    defs: tuple[CardDef, ...] = ()
-    cards: tuple[DeckCard, ...] = ()
-    owner: str | None = None
+    defs: SkipJsonSchema[tuple[CardDef, ...]] = ()
+    cards: SkipJsonSchema[tuple[DeckCard, ...]] = ()
+    owner: SkipJsonSchema[str | None] = None
     """The member whose copies ``cards`` are (a kitty moves them)."""
 
 
