@@ -390,6 +390,17 @@ def test_only_flash_cards_in_a_window_and_autopass_skips_them() -> None:
     assert m.state.window is None, "bob passes every window now"
 
 
+def test_a_pass_without_a_flash_window_says_what_a_pass_is_for_and_what_to_do() -> None:
+    m = _fight(Zones(play=[HOUND]), Zones(play=[THORN], hand=[SPARK]))
+    with pytest.raises(IllegalActionError, match=r"`!pass` lets a Flash window go.*`!end` your turn"):
+        m.do("alice", "!pass")
+    m.do("alice", "!attack all")
+    m.passes()
+    assert m.state.phase is Phase.DEFEND
+    with pytest.raises(IllegalActionError, match=r"Flash window.*`!block none`"):
+        m.do("bob", "!pass")
+
+
 def test_an_empty_hand_has_no_window() -> None:
     m = Moves(battle(Zones(hand=[HOUND], play=[WELL] * 2), Zones()))
     m.do("alice", "!play Flame Hound")

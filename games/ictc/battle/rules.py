@@ -43,7 +43,7 @@ from games.ictc.battle.actions import (
     UseAbility,
     Withdraw,
 )
-from games.ictc.battle.events import BattleEvent, Said
+from games.ictc.battle.events import TURN_BEGINS, BattleEvent, Said
 from games.ictc.battle.payment import Payment, add_to_pool, need_of, plan, pool_words, units_of
 from games.ictc.battle.state import (
     HAND_LIMIT,
@@ -286,6 +286,11 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         _check_window(state, i, action)
         return
     phase = state.phase
+    if isinstance(action, Pass):
+        raise IllegalActionError(
+            "`!pass` lets a Flash window go (a chance to answer with a Flash card), and none is open now: "
+            + _PASS_INSTEAD[phase]
+        )
     if isinstance(action, Cut):
         if phase is not Phase.CUT:
             raise IllegalActionError("the decks were cut already")
@@ -338,6 +343,18 @@ def _check_undo(state: BattleState, to: int) -> None:
     where = f"from #{numbers[0]} to #{numbers[-1]}" if numbers else "none yet"
     gone = f" (#{to} was undone)" if 1 <= to < state.next_number else ""
     raise IllegalActionError(f"undo goes back to before a step still in the battle: {where}{gone}")
+
+
+_PASS_INSTEAD = {
+    Phase.CUT: "cut your opponent's deck with `!cut`",
+    Phase.POWER: "play a card, `!attack`, or `!end` your turn",
+    Phase.ACTION: "play a card, `!attack`, or `!end` your turn",
+    Phase.DEFEND: "declare your blockers, or `!block none`",
+    Phase.SPLIT: "split your Soldiers' damage, or `!split auto`",
+    Phase.DISCARD: f"discard down to {HAND_LIMIT} cards with `!discard #N ...`",
+    Phase.OVER: "the battle is over",
+}
+"""What to do instead of a ``pass`` when no Flash window is open, by phase."""
 
 
 def _waiting_for(state: BattleState) -> str:
@@ -687,7 +704,7 @@ def _start_turn(run: Run, seat: int) -> None:
         run.finish(None if a == b else (0 if a > b else 1), Ending.CAP)
         return
     run.update(turn=turn, active=seat, phase=Phase.POWER, attacked=False, combat=None, window=None)
-    run.say("turn.begins", seat=run.seat(seat), n=turn)
+    run.say(TURN_BEGINS, seat=run.seat(seat), n=turn)
     # Power-Up: draw, ready everything, start-of-turn clauses
     if turn > 1 or run.state.options.first_draw:
         if not run.side(seat).deck:
