@@ -298,8 +298,8 @@ async def test_a_first_meeting_s_exclusions_leave_those_copies_out(sim: Sim) -> 
     await s.say("carol", "!card approve Ember Bolt")
     await s.say("alice", "!card mint Ember Bolt x2")
     deck = (
-        "Ember Well x12, Cinder Scout x3, Flame Hound x3, Ash Giant x2, Spark x3, Fireball x2, Flare Up x2,"
-        " Wandering Sellsword x1, Ember Bolt x2"
+        "Ember Well x12, Flame Hound x5, Ash Giant x1, Fireball x7, Flare Up x1, Wandering Sellsword x2,"
+        " Ember Bolt x2"
     )
     await s.say("alice", f"!card deck save Bolts: {deck}")
     said = await s.say("bob", "!card exclude @alice Ember Bolt")
