@@ -119,7 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
     play.add_argument("game", help="the thread game, e.g. wikipedia")
     play.add_argument("--games", type=int, default=100)
-    play.add_argument("--players", type=int, default=4)
+    play.add_argument(
+        "--players", type=int, default=None, help="seats at each table (default: 4, or what the game seats: ictc 2)"
+    )
     play.add_argument("--seed", default="0")
     play.add_argument(
         "--option",

@@ -131,6 +131,29 @@ async def test_copies_in_a_battle_cannot_be_traded_until_it_ends(sim: Sim) -> No
     assert "in a battle (ictc-1)" in said[0].content
 
 
+async def test_a_deck_whose_copies_are_in_another_battle_says_which_copy_where_and_when_it_comes_back(
+    sim: Sim,
+) -> None:
+    s = sim
+    await claimed(s)
+    await s.say("carol", "!card starter Tide")
+    await s.say("alice", "!challenge @bob deck:Ember")
+    await s.say("alice", "!challenge @carol deck:Ember")
+    await s.say("bob", "!challenge accept")
+    said = await s.say("carol", "!challenge accept")
+    text = said[0].content
+    assert "alice's deck Ember" in text
+    assert "card copy 1 (Ember Well) is in a battle (ictc-1)" in text
+    assert "comes back when that battle ends" in text
+    assert (await s.table("ictc-2")) is None, "no table opened"
+    await s.say("carol", "!challenge @bob deck:Tide")
+    said = await s.say("bob", "!challenge accept")
+    text = said[0].content
+    assert "your deck Grove" in text
+    assert "(ictc-1)" in text
+    assert "`!challenge accept deck:NAME`" in text, "what to do meanwhile"
+
+
 async def play_out(s: Sim, name: str = "ictc-1", *, loser: str | None = None, limit: int = 3000) -> None:
     """Both players play by typing the computer player's choices, as members would (or ``loser`` concedes)."""
     ai = Skirmisher()
@@ -176,6 +199,11 @@ async def test_the_winner_takes_the_kitty_when_the_battle_ends(sim: Sim) -> None
     assert lib.in_battle(kitty["alice"][0]) is None, "every copy is free again"
     thread = [x.content for x in s.said if x.channel == "ictc-1"]
     assert any("The kitty goes to alice" in line for line in thread)
+    first = kitty["bob"][0]
+    if len(kitty["bob"]) == 1:
+        assert any(f"card copy {first} (" in line and ") now belongs to alice." in line for line in thread)
+    else:
+        assert any(f"card copies {first} (" in line and ") now belong to alice." in line for line in thread)
     last = thread[-1]
     assert "won the battle" in last, "the kitty's word comes before the table's last one"
 
@@ -270,8 +298,8 @@ async def test_a_first_meeting_s_exclusions_leave_those_copies_out(sim: Sim) -> 
     await s.say("carol", "!card approve Ember Bolt")
     await s.say("alice", "!card mint Ember Bolt x2")
     deck = (
-        "Ember Well x12, Cinder Scout x3, Flame Hound x3, Ash Giant x2, Spark x3, Fireball x2, Flare Up x2,"
-        " Wandering Sellsword x1, Ember Bolt x2"
+        "Ember Well x12, Flame Hound x5, Ash Giant x1, Fireball x7, Flare Up x1, Wandering Sellsword x2,"
+        " Ember Bolt x2"
     )
     await s.say("alice", f"!card deck save Bolts: {deck}")
     said = await s.say("bob", "!card exclude @alice Ember Bolt")

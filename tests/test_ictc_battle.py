@@ -10,10 +10,15 @@ import random
 import pytest
 
 from games.ictc.battle import rules
+from games.ictc.battle.actions import DeclareBlocks, PlayCard
+from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE, kitty_outcomes
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import BattleOptions, BattleSetup, Ending, Phase
 from games.ictc.battle.table import zone_of
+from games.ictc.cards import Keyword, build_fields
+from games.ictc.palette import Palette
+from games.ictc.starter import builtin_keywords
 from games.tables.engine import IllegalActionError, NotYourTurnError
 
 from .battle_support import SEATS, Moves, Zones, battle, made, number, starter
@@ -289,6 +294,40 @@ def test_cannot_block_and_tapped_soldiers_do_not_block() -> None:
     assert m.health(1) == 23
 
 
+def test_the_board_and_the_hand_show_every_keyword_and_restriction() -> None:
+    glossary = {**builtin_keywords(), "burrow": Keyword(name="Burrow", text="It hides underground.")}
+    raw = {"name": "Mole", "type": "soldier", "cost": "G+1", "cr": "2", "keywords": "Haste, Burrow", "text": "Digs."}
+    mole = build_fields(raw, Palette.CLASSIC, glossary)
+    wall = made(name="Wall", type="soldier", cost="2", cr="3", text="Stays.", script="static: cannot_attack")
+    m = Moves(battle(Zones(play=[mole, GIANT, wall], hand=[mole, GIANT]), Zones()))
+    board = ENGINE.public_view(m.state)
+    assert f"Mole #{number(m.state, 'Mole', 0, 1)} (CR 2, Haste, Burrow)" in board, "a keyword the server defined"
+    assert f"Ash Giant #{number(m.state, 'Ash Giant', 0, 1)} (CR 4, cannot block)" in board, "a written restriction"
+    assert f"Wall #{number(m.state, 'Wall')} (CR 3, cannot attack)" in board, "a restriction only its script says"
+    hand = ENGINE.private_view(m.state, "alice")
+    assert "**#1 Mole** · Soldier · G+1 · CR 2 · Haste, Burrow ·" in hand
+    assert "**#2 Ash Giant** · Soldier · 2R+2 · CR 4 · cannot block ·" in hand
+
+
+def test_the_computer_never_blocks_with_a_soldier_that_cannot() -> None:
+    m = _fight(Zones(play=[HOUND, SCOUT]), Zones(play=[GIANT, THORN], health=3))
+    m.do("alice", "!attack all")
+    blocks = Skirmisher().choose(m.state, "bob", random.Random(0))
+    assert isinstance(blocks, DeclareBlocks)
+    giant = number(m.state, "Ash Giant")
+    assert blocks.blocks, "in danger, it blocks with what can"
+    assert all(blocker != giant for blocker, _ in blocks.blocks)
+    offered = [a for a in ENGINE.legal_actions(m.state, "bob") if isinstance(a, DeclareBlocks)]
+    assert all(giant not in (b for b, _ in a.blocks) for a in offered)
+
+
+def test_the_computer_taps_a_blocker_before_attacking_never_one_that_cannot_block() -> None:
+    m = Moves(battle(Zones(hand=[FROST], play=[POOL, HOUND]), Zones(play=[GIANT, THORN])))
+    pick = Skirmisher().choose(m.state, "alice", random.Random(0))
+    thorn = str(number(m.state, "Thornling"))
+    assert pick == PlayCard(card=number(m.state, "Frost Snap"), targets=(thorn,)), "the blocker, not the Giant"
+
+
 def test_armor_prevents_damage_once_a_combat_and_pierce_carries_on() -> None:
     piercer = made(name="Lance", type="soldier", cost="2R+2", cr="4", keywords="Pierce", text="Through.")
     m = _fight(Zones(play=[piercer]), Zones(play=[BEAR]))
@@ -349,6 +388,17 @@ def test_only_flash_cards_in_a_window_and_autopass_skips_them() -> None:
     assert m.state.window is None
     m.do("alice", "!play Flame Hound")
     assert m.state.window is None, "bob passes every window now"
+
+
+def test_a_pass_without_a_flash_window_says_what_a_pass_is_for_and_what_to_do() -> None:
+    m = _fight(Zones(play=[HOUND]), Zones(play=[THORN], hand=[SPARK]))
+    with pytest.raises(IllegalActionError, match=r"`!pass` lets a Flash window go.*`!end` your turn"):
+        m.do("alice", "!pass")
+    m.do("alice", "!attack all")
+    m.passes()
+    assert m.state.phase is Phase.DEFEND
+    with pytest.raises(IllegalActionError, match=r"Flash window.*`!block none`"):
+        m.do("bob", "!pass")
 
 
 def test_an_empty_hand_has_no_window() -> None:

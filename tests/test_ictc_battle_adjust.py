@@ -11,6 +11,7 @@ import pytest
 from games.ictc.battle.actions import Confirm, Dispute
 from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE
+from games.ictc.battle.events import Said
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import Phase
 from games.ictc.battle.table import cr_of, zone_of
@@ -195,6 +196,27 @@ def test_undo_replays_the_random_parts_identically() -> None:
     assert m.state.sides[1].grave == (), "back to before the Hex"
     m.do("alice", "!play Hex")
     assert m.state.sides[1].grave == lost, "the same dice: undo cannot be used to roll again"
+
+
+def test_step_numbers_are_never_given_twice_after_an_undo() -> None:
+    m = Moves(battle(Zones(hand=[HOUND, HOUND], play=[WELL, WELL, WELL, WELL]), Zones(hand=[SPARK])))
+    m.do("alice", "!play Flame Hound")
+    m.passes()
+    m.do("alice", "!undo 1")
+    m.do("bob", "!confirm")
+    m.do("alice", "!play Flame Hound")
+    m.passes()
+    shown = [e.number for e in m.said if isinstance(e, Said) and e.number is not None]
+    assert len(shown) == len(set(shown)), f"a step number came twice in the thread: {shown}"
+    assert shown[-2] > max(shown[:-2]), "after the undo the numbers go on from the highest shown"
+    assert "`#4` alice deploys Flame Hound" in m.public()
+    with pytest.raises(IllegalActionError, match="#2 was undone"):
+        m.do("bob", "!undo 2")
+    m.do("alice", f"!undo {shown[-2]}")
+    m.do("bob", "!confirm")
+    assert m.state.sides[0].hand == (1, 2), "back to before the Hound played again"
+    again = ENGINE.load_state(ENGINE.dump_state(m.state))
+    assert again == m.state
 
 
 def test_an_undo_needs_the_other_player() -> None:

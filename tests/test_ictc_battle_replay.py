@@ -72,7 +72,7 @@ def test_the_thread_tells_the_whole_story(played: tuple[ReplayResult, BattleStat
     assert len(closed) == 1, "the window left to run out closed once, when its 30 seconds had passed"
     assert "disputes it: a moderator decides" in said
     assert "Done, as confirmed by the judge" in said
-    assert "the battle is back as it stood before `#35`" in said
+    assert "the battle is back as it stood before `#28`" in said
     assert "bob concedes" in said
     challenge = next(e["content"] for e in result.transcript if "Challenge #1" in e["content"])
     assert "with a deck of 30 cards" in challenge

@@ -134,7 +134,7 @@ def test_the_starter_set_passes_every_check_and_holds_two_different_decks() -> N
 
 def test_a_broken_starter_file_is_refused_with_every_problem(tmp_path: Path) -> None:
     text = STARTER_FILE.read_text(encoding="utf-8")
-    broken = text.replace('cost = "2B+2"', 'cost = "2B+99"').replace('"Tide Pool x12"', '"Tide Pool x2"')
+    broken = text.replace('cost = "2B+2"', 'cost = "2B+99"').replace('"Tide Pool x11"', '"Tide Pool x1"')
     broken = broken.replace('"Grove Spring x12", ', '"Grove Spring x12", "Nothing Such x1", ')
     path = tmp_path / "starter.toml"
     path.write_text(broken, encoding="utf-8")

@@ -294,11 +294,11 @@ def test_a_starter_deck_gives_30_copies_and_a_playable_deck_once() -> None:
 def test_play_decks_are_checked_against_what_the_owner_holds() -> None:
     lib = Lib()
     lib.do("alice", "!card starter Ember")
-    said = lib.text("alice", "!card deck save Quick: Ember Well x10, Cinder Scout x3, Spark x2")
+    said = lib.text("alice", "!card deck save Quick: Ember Well x10, Flame Hound x3, Fireball x2")
     assert "15 cards" in said
     assert "needs 15 more cards" in said
     assert lib.said[-1].private, "a play deck is for its owner's eyes"
-    refused(lib, "alice", "!card deck save Greedy: Cinder Scout x4", CardStateError, "3 copies of Cinder Scout left")
+    refused(lib, "alice", "!card deck save Greedy: Flame Hound x6", CardStateError, "5 copies of Flame Hound left")
     refused(lib, "alice", "!card deck save Theirs: Gull Rider x1", UnknownCardError, "no copies of Gull Rider")
     lib.do("bob", "!card starter Tide")
     bobs = lib.state.copies_of("bob")[0].id

@@ -193,8 +193,8 @@ async def test_a_trade_of_copies_moves_them_with_the_round_trade_in_one_transact
     assert f"card copy {mine} is Ember Well" in offered
     settled = await bot.say("bob", "!accept 1", event="msg:accept")
     assert "Trade 1 is done" in settled
-    assert f"Card copies moved: card copy {mine}, Ember Well" in settled
-    assert f"to bob; card copy {theirs}, Tide Pool" in settled
+    assert f"Card copies moved: card copy {mine} (Ember Well, #1 v1 by the starter set) now belongs to bob" in settled
+    assert f"; card copy {theirs} (Tide Pool, #15 v1 by the starter set) now belongs to alice." in settled
     log = bot.rows()[2]
     assert await bot.say("bob", "!accept 1", event="msg:accept") == "", "a redelivered acceptance changes nothing"
     assert bot.rows()[2] == log

@@ -1,6 +1,7 @@
-"""``python -m bot selfplay GAME --games N --players K --seed S [--jobs J]``: computer-only games of a thread game.
+"""``python -m bot selfplay GAME --games N [--players K] --seed S [--jobs J]``: computer-only games of a thread game.
 
-Every seat is the game's AI; ``--option KEY:VALUE`` (as ``!play`` reads it) sets the game's
+Every seat is the game's AI; without ``--players`` the table seats ``DEFAULT_PLAYERS``, or the
+nearest number the game seats (an ICTC battle: two); ``--option KEY:VALUE`` (as ``!play`` reads it) sets the game's
 options. Each game runs through the same engine calls a thread uses
 (``new_game``, ``awaiting``, ``apply``; awaited seats move in seat order), the invariants are
 checked after every action, and the final state of each game must survive a JSON round trip. A
@@ -32,6 +33,8 @@ from games.tables.engine import AnyAISeat, AnyEngine, GameResult, GameRuleError,
 from games.tables.options import parse_play
 from games.tables.registry import get_ai, get_game
 
+DEFAULT_PLAYERS = 4
+"""Seats of a run that names none, when the game seats that many."""
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions is reported as stuck."""
 CHUNK = 25
@@ -212,6 +215,12 @@ def _audit(engine: AnyEngine, state: Any, seed: str, actions: int, last: tuple[A
         )
 
 
+def default_players(game: str) -> int:
+    """``DEFAULT_PLAYERS`` within what ``game`` seats (a game for two gets two)."""
+    engine = get_game(game)
+    return min(max(DEFAULT_PLAYERS, engine.min_seats), engine.max_seats)
+
+
 def default_jobs() -> int:
     """The cores this process may run on."""
     try:
@@ -329,7 +338,7 @@ def main(
     game: str,
     *,
     games: int,
-    players: int,
+    players: int | None = None,
     seed: str | int = 0,
     out: TextIO | None = None,
     options: Sequence[str] = (),
@@ -337,7 +346,8 @@ def main(
 ) -> int:
     """Run and print a self-play report; 0 when every game ended soundly, 1 on a fault, 2 on bad arguments.
 
-    ``jobs`` is the number of processes to share the games (None: one a core).
+    ``jobs`` is the number of processes to share the games (None: one a core); ``players`` None: the
+    game's own table size (``default_players``).
     """
     out = out or sys.stdout
     if games < 1:
@@ -350,7 +360,7 @@ def main(
         report = run_selfplay(
             game,
             games=games,
-            players=players,
+            players=default_players(game) if players is None else players,
             seed=str(seed),
             options=options,
             jobs=default_jobs() if jobs is None else jobs,

@@ -101,6 +101,7 @@ class Arena:
         out = excluded(state, challenge.by, challenge.to)
         first = challenges.battle_copies(state, mine, out[challenge.by])
         second = challenges.battle_copies(state, theirs, out[challenge.to])
+        challenges.check_free(state, challenge, (*first, *second), theirs.name)
         seats = [
             ArrangedSeat(
                 member=challenge.by,

@@ -11,7 +11,7 @@ out of the deck.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,7 +24,7 @@ from games.ictc.actions import (
     ShowChallenges,
 )
 from games.ictc.cards import name_key, shown
-from games.ictc.copies import deck_problems
+from games.ictc.copies import belong_words, deck_problems, in_battle_words
 from games.ictc.errors import CardInputError, CardStateError, NotYoursError, UnknownCardError
 from games.ictc.events import Note, Step
 from games.ictc.meetings import apply_begin_battle
@@ -261,6 +261,26 @@ def check_accept(state: LibraryState, member: str, number: int) -> Challenge:
     return challenge
 
 
+def check_free(state: LibraryState, challenge: Challenge, copies: Sequence[int], their_deck: str) -> None:
+    """Every copy the battle would hold (of the challenger's deck and of ``their_deck``, the one accepting) is
+    out of any other battle; else which copy is where, when it comes back and what to do meanwhile."""
+    for number in copies:
+        battle = state.in_battle(number)
+        copy = state.copies.get(number)
+        if battle is None or copy is None:
+            continue
+        held = in_battle_words(state, number, battle.table or "?")
+        if copy.owner == challenge.to:
+            raise CardStateError(
+                f"your deck {their_deck}: {held}; accept then, or now with another deck"
+                " (`!challenge accept deck:NAME`)"
+            )
+        by = state.name_of(challenge.by)
+        raise CardStateError(
+            f"{by}'s deck {challenge.deck}: {held}; accept then, or {by} may challenge you with another deck"
+        )
+
+
 def apply_accept(state: LibraryState, ctx: Context, action: AcceptChallenge) -> Step:
     """The battle's table opened: the challenge is under way, its copies held, the two have met."""
     challenge = check_accept(state, ctx.actor, action.number)
@@ -268,8 +288,7 @@ def apply_accept(state: LibraryState, ctx: Context, action: AcceptChallenge) -> 
         copy = state.copies.get(number)
         if copy is None or copy.owner not in (challenge.by, challenge.to):
             raise CardStateError(f"card copy {number} changed hands meanwhile; accept again")
-        if state.in_battle(number) is not None:
-            raise CardStateError(f"card copy {number} is in another battle")
+    check_free(state, challenge, action.copies, action.deck)
     changed = challenge.model_copy(
         update={
             "status": ChallengeStatus.PLAYING,
@@ -318,9 +337,4 @@ def kitty_words(state: LibraryState, before: LibraryState, action: EndChallenge)
             return "No kitty was at stake: every card copy is free again."
         return "No kitty changes hands: every card copy is free again."
     taker = state.name_of(challenge.winner or "")
-    listed = ", ".join(
-        f"card copy {n} ({d.name})"
-        for n in challenge.kitty
-        if (copy := before.copies.get(n)) is not None and (d := before.designs.get(copy.design)) is not None
-    )
-    return f"🏆 The kitty goes to {taker}: {listed} now belong to {taker}."
+    return f"🏆 The kitty goes to {taker}: {belong_words(before, list(challenge.kitty), taker)}."

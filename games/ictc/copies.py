@@ -247,9 +247,30 @@ def check_moves(state: LibraryState, action: MoveCopies) -> None:
         seen.add(move.copy_id)
         battle = state.in_battle(move.copy_id)
         if battle is not None:
-            raise CardStateError(
-                f"card copy {move.copy_id} is in a battle ({battle.table}) and stays there until the battle ends"
-            )
+            raise CardStateError(in_battle_words(state, move.copy_id, battle.table or "?"))
+
+
+def copy_name(state: LibraryState, number: int) -> str:
+    """``card copy 12 (Fire Imp)``."""
+    copy = state.copies.get(number)
+    design = state.designs.get(copy.design) if copy is not None else None
+    return f"card copy {number} ({design.name})" if design is not None else f"card copy {number}"
+
+
+def in_battle_words(state: LibraryState, number: int, table: str) -> str:
+    """Which copy is held in which battle, and when it is free again."""
+    return (
+        f"{copy_name(state, number)} is in a battle ({table}) and comes back when that battle ends"
+        " (unless the winner takes it with the kitty)"
+    )
+
+
+def belong_words(state: LibraryState, numbers: list[int], taker: str) -> str:
+    """``card copy 41 (Imp) now belongs to ben``; ``card copies 41 (Imp), 42 (Elf) now belong to ben``."""
+    if len(numbers) == 1:
+        return f"{copy_name(state, numbers[0])} now belongs to {taker}"
+    listed = ", ".join(copy_name(state, n).removeprefix("card copy ") for n in numbers)
+    return f"card copies {listed} now belong to {taker}"
 
 
 def apply_moves(state: LibraryState, action: MoveCopies, at: datetime) -> Step:
@@ -270,9 +291,11 @@ def describe_copies(state: LibraryState, ids: tuple[int, ...], to: dict[int, str
         if copy is None or design is None:
             parts.append(f"card copy {number} does not exist")
             continue
-        what = f"{design.name} (#{design.id} v{copy.version}, by {state.name_of(design.owner)})"
+        made = f"#{design.id} v{copy.version}"
+        maker = state.name_of(design.owner)
         if to is not None and number in to:
-            parts.append(f"card copy {number}, {what}, to {state.name_of(to[number])}")
+            taker = state.name_of(to[number])
+            parts.append(f"card copy {number} ({design.name}, {made} by {maker}) now belongs to {taker}")
         else:
-            parts.append(f"card copy {number} is {what}")
+            parts.append(f"card copy {number} is {design.name} ({made}, by {maker})")
     return "; ".join(parts)

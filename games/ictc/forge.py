@@ -165,7 +165,7 @@ def apply_submit(state: LibraryState, ctx: Context, action: SubmitCard) -> Step:
 
 def apply_protect(state: LibraryState, ctx: Context, action: ProtectCard) -> Step:
     design = find_design(state, action.ref, ctx.actor)
-    require_maker(design, ctx, "protect it")
+    require_maker(design, ctx, "protect it" if action.protect else "unprotect it")
     if not action.protect:
         if not design.protected:
             raise CardStateError(f"{design.name} is not protected")

@@ -88,7 +88,7 @@ def member_label(member_id: str) -> str:
 def target_player(state: RoundState, target: str) -> Player:
     player = state.players.get(target)
     if player is None:
-        raise NotAPlayerError(f"{member_label(target)} is not a player")
+        raise NotAPlayerError(f"{member_label(target)} is not a player: they need to `!join` in #game-actions first")
     return player
 
 

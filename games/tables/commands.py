@@ -25,6 +25,7 @@ from games.tables.players import MemberLookup
 from games.tables.posts import TablePost
 from games.tables.registry import GAMES, get_game
 from games.tables.text import framework_error
+from games.tables.values import typed_fields
 
 MAX_COMMAND_LENGTH = 2000
 _PLAY_USAGE = PLAY_USAGE
@@ -90,7 +91,7 @@ def thread_help(table: Table) -> str:
     lang, title = table.lang, engine.title
     lines = [tr(lang, "help.head", table=table.name, title=title), tr(lang, "help.seats")]
     if engine.setup_model is not None:
-        fields = " ".join(f"{key}:…" for key in engine.setup_model.model_fields)
+        fields = " ".join(f"{key}:…" for key in typed_fields(engine.setup_model))
         lines.append(tr(lang, "help.brings", fields=fields, title=title))
     lines += [
         tr(lang, "help.ai", min=engine.min_seats, max=engine.max_seats),

@@ -8,7 +8,16 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 from games.tables.i18n import tr
-from games.tables.values import Control, FormField, GameEvent, MoveForm, PrivateWords, SetupText, Timer
+from games.tables.values import (
+    Control,
+    FormField,
+    GameEvent,
+    MoveForm,
+    PrivateWords,
+    SetupText,
+    Timer,
+    typed_fields,
+)
 
 
 class EngineDefaults:
@@ -41,7 +50,7 @@ class EngineDefaults:
         if model is None:
             return ()
         fields: list[FormField] = []
-        for key, info in model.model_fields.items():
+        for key, info in typed_fields(model).items():
             annotation = info.annotation
             choices: tuple[tuple[str, str], ...] = ()
             if annotation is bool:

@@ -65,6 +65,7 @@ from games.tables.values import (
     Timer,
     TimerKind,
     audience_of,
+    begins_turn,
     referee_seat,
 )
 
@@ -102,6 +103,7 @@ __all__ = [
     "WrongRoleError",
     "apply_text",
     "audience_of",
+    "begins_turn",
     "referee_seat",
 ]
 

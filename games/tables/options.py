@@ -20,6 +20,7 @@ from games.tables.i18n import LANGUAGES, normalise, tr
 from games.tables.model import DEFAULT_LOBBY_HOURS, DEFAULT_TURN_SECONDS
 from games.tables.registry import get_game, get_spec, specs
 from games.tables.text import framework_error, invalid_value
+from games.tables.values import typed_fields
 
 PLAY_USAGE = tr("en", "error.play_usage")
 _NONE_WORDS = {"none", "null", "no-limit", "never", "off-limit"}
@@ -79,7 +80,7 @@ def parse_play(args: list[str] | tuple[str, ...]) -> PlayRequest:
     lobby_hours: int | bool | None = False
     chosen: dict[str, str] = {}
     setup: dict[str, str] = {}
-    setup_fields = set(engine.setup_model.model_fields) if engine.setup_model is not None else set()
+    setup_fields = set(typed_fields(engine.setup_model)) if engine.setup_model is not None else set()
     for word in args[1:]:
         key, value, sep = _split(word)
         if not sep and key.startswith("ai") and key[2:].isdecimal():
@@ -137,8 +138,8 @@ def parse_setup(engine: AnyEngine, args: list[str], lang: str = "en") -> str | N
     given: dict[str, str] = {}
     for word in args:
         key, value, sep = _split(word)
-        if not sep or key not in model.model_fields:
-            known = tr(lang, "list.separator").join(f"`{k}:…`" for k in model.model_fields)
+        if not sep or key not in typed_fields(model):
+            known = tr(lang, "list.separator").join(f"`{k}:…`" for k in typed_fields(model))
             raise BadCommandError(tr(lang, "error.not_brought", word=_shown(word), title=engine.title, known=known))
         given[key] = value
     return _model_json(model, given)
@@ -185,7 +186,7 @@ def option_entries(engine: AnyEngine, lang: str) -> list[OptionEntry]:
         entries.append(OptionEntry(key, _shown_default(getattr(defaults, key)), text, "game"))
     setup = engine.setup_model
     if setup is not None:
-        for key, info in setup.model_fields.items():
+        for key, info in typed_fields(setup).items():
             default = "" if info.is_required() else _shown_default(info.default)
             entries.append(OptionEntry(key, default, _described(engine, "setup", key, info.description, lang), "seat"))
     return entries

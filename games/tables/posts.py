@@ -14,8 +14,8 @@ from datetime import datetime
 
 from games.tables.engine import GameEvent, audience_of
 from games.tables.events import Awaited, BoardShown, Moved, Reminder, TableEvent, TimedOut, YourTurn
-from games.tables.i18n import tr
-from games.tables.model import Table
+from games.tables.i18n import join_names, tr
+from games.tables.model import Table, TableStatus
 from games.tables.registry import get_game
 
 POST_LIMIT = 2000
@@ -157,6 +157,12 @@ def _runs(lines: Sequence[_Line], limit: int) -> list[list[_Line]]:
 
 
 def opened_post(table: Table, at: datetime) -> TablePost:
-    """The answer to ``!play`` where it was typed: the table's thread is where the game happens."""
+    """The answer to ``!play`` where it was typed: the table's thread is where the game happens. A table
+    opened for the members who agreed to play (an accepted challenge) starts with them seated: nobody joins."""
     title = get_game(table.game).title
-    return TablePost(tr(table.lang, "lobby.opened_reply", table=table.name, title=title), kind="opened", at=at)
+    if table.status is TableStatus.PLAYING:
+        seats = join_names(table.lang, [s.name for s in table.seats])
+        text = tr(table.lang, "lobby.opened_reply_started", table=table.name, title=title, seats=seats)
+    else:
+        text = tr(table.lang, "lobby.opened_reply", table=table.name, title=title)
+    return TablePost(text, kind="opened", at=at)

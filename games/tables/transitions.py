@@ -69,6 +69,7 @@ from games.tables.engine import (
     Timer,
     WrongRoleError,
     audience_of,
+    begins_turn,
     referee_seat,
 )
 from games.tables.events import (
@@ -366,10 +367,12 @@ def _settle(
         return Step(table.model_copy(update=update), tuple(events))
     timers = clocks.timers_of(table, engine, state)
     again = set(restart)
+    turned = any(isinstance(e, Moved) and any(begins_turn(x) for x in e.events) for e in events)
     for timer in timers:
         if timer.key == clocks.default_key(timer.seat or ""):
-            # the table's own turn clock starts again when the turn came round through another seat
-            if any(isinstance(e, Moved) and e.seat != timer.seat for e in events):
+            # the table's own turn clock starts again when the turn came round through another seat, or
+            # the game says a turn began (the seat that cut the decks last goes first)
+            if turned or any(isinstance(e, Moved) and e.seat != timer.seat for e in events):
                 again.add(timer.key)
             if any(isinstance(e, TimedOut) and e.seat == timer.seat for e in events):
                 again.add(timer.key)

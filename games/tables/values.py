@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 GameStatus = Literal["playing", "won", "lost", "finished"]
 """``won`` and ``lost`` end a cooperative game (the table wins or loses together);
@@ -19,6 +23,19 @@ MODERATORS = "@moderators"
 """In ``GameEngine.referees``: any moderator of the server may act."""
 REFEREE = "referee:"
 """The seat string the engine gets for a member who acts without a seat (``referee:`` + member id)."""
+
+
+def typed_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """The fields of a game's options or setup a member types as ``key:value``: every field but those marked
+    ``SkipJsonSchema``, which the game fills in itself (an ICTC deck's copies, from an accepted challenge)
+    and which no help, form or command offers."""
+    shown = _schema_fields(model)
+    return {key: info for key, info in model.model_fields.items() if key in shown}
+
+
+@lru_cache(maxsize=64)
+def _schema_fields(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(model.model_json_schema().get("properties", {}))
 
 
 def referee_seat(member: str) -> str:
@@ -35,10 +52,18 @@ EVERYONE: Audience = None
 class GameEvent(Protocol):
     """Something that happened, as a typed value; ``text`` is the sentence every adapter shows.
 
-    An event may carry ``audience`` (``Audience``); without it, it is public.
+    An event may carry ``audience`` (``Audience``); without it, it is public. It may carry ``begins_turn``
+    (true: a seat's turn begins with it, ``begins_turn``).
     """
 
     def text(self, lang: str = "en") -> str: ...
+
+
+def begins_turn(event: object) -> bool:
+    """Whether ``event`` begins a seat's turn (a game's event says so with ``begins_turn``): the table's turn
+    clock starts again and the board is shown, even when the seat that moved last goes on (it cut the
+    decks, then goes first)."""
+    return bool(getattr(event, "begins_turn", False))
 
 
 def audience_of(event: object) -> Audience:

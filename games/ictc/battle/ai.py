@@ -145,7 +145,8 @@ START_LOW = 18
 
 
 def _tap_before_attack(state: BattleState, i: int, play: PlayCard) -> int:
-    """A Flash in one's own turn: only tapping the opponent's best blocker before attacking."""
+    """A Flash in one's own turn: only tapping the opponent's best blocker before attacking (a Soldier that
+    cannot block any of the attackers, by its restriction or Flight, is no blocker)."""
     script = state.defn(play.card).script
     if script is None or state.attacked or not play.targets or not play.targets[0].isdigit():
         return 0
@@ -157,8 +158,9 @@ def _tap_before_attack(state: BattleState, i: int, play: PlayCard) -> int:
     able = [c for c in soldiers(state, i) if combat.can_attack(state, c)]
     if perm is None or perm.tapped or state.controller(target) == i or not able:
         return 0
-    best = max((cr_of(state, c) for c in soldiers(state, 1 - i) if not _tapped(state, c)), default=0)
-    return cr_of(state, target) if cr_of(state, target) == best and best > 0 else 0
+    blockers = [c for c in soldiers(state, 1 - i) if any(combat.can_block(state, c, a) for a in able)]
+    best = max((cr_of(state, c) for c in blockers), default=0)
+    return cr_of(state, target) if target in blockers and cr_of(state, target) == best and best > 0 else 0
 
 
 def _tapped(state: BattleState, card: int) -> bool:
@@ -171,7 +173,7 @@ def _attack(state: BattleState, i: int) -> DeclareAttack | None:
     if not able:
         return None
     face = player_ref(1 - i)
-    blockers = [c for c in soldiers(state, 1 - i) if not _tapped(state, c)]
+    blockers = [c for c in soldiers(state, 1 - i) if any(combat.can_block(state, c, a) for a in able)]
     power = sum(cr_of(state, c) for c in able)
     if power >= state.sides[1 - i].health and not blockers:
         return DeclareAttack(attacks=tuple((c, face) for c in able))

@@ -80,8 +80,7 @@ class BattleEngine(EngineDefaults):
         if setup.deck:
             found = starter_set().deck(setup.deck)
             name = found.name if found is not None else setup.deck
-            words = t(lang, "setup.starter", deck=name)
-            return SetupText(words, words)
+            return SetupText(t(lang, "setup.starter", deck=name), None)  # typed in the open: nothing private
         return SetupText(None, None)
 
     def join_form(self, options: BattleOptions | None, lang: str) -> tuple[FormField, ...]:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from games.ictc.battle.texts import t, tn
 
+TURN_BEGINS = "turn.begins"
+
 
 def _text(lang: str, key: str, fields: tuple[tuple[str, str], ...], count: int | None) -> str:
     found = dict(fields)
@@ -27,6 +29,11 @@ class Said:
     """For a sentence with a singular and a plural form."""
     number: int | None = None
     """The step this sentence opens, shown as ``#N``."""
+
+    @property
+    def begins_turn(self) -> bool:
+        """A turn begins here: the table restarts its turn clock and shows the board (``games.tables``)."""
+        return self.key == TURN_BEGINS
 
     def text(self, lang: str = "en") -> str:
         line = _text(lang, self.key, self.fields, self.count)

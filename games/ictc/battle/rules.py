@@ -43,7 +43,7 @@ from games.ictc.battle.actions import (
     UseAbility,
     Withdraw,
 )
-from games.ictc.battle.events import BattleEvent, Said
+from games.ictc.battle.events import TURN_BEGINS, BattleEvent, Said
 from games.ictc.battle.payment import Payment, add_to_pool, need_of, plan, pool_words, units_of
 from games.ictc.battle.state import (
     HAND_LIMIT,
@@ -271,8 +271,7 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
             raise IllegalActionError("propose at least one adjustment")
         return
     if isinstance(action, ProposeUndo):
-        if not 1 <= action.to < state.step:
-            raise IllegalActionError(f"undo goes back to before an action from #1 to #{state.step - 1}")
+        _check_undo(state, action.to)
         return
     if isinstance(action, Confirm | Dispute | Withdraw):
         raise IllegalActionError("there is no proposal to answer")
@@ -287,6 +286,11 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         _check_window(state, i, action)
         return
     phase = state.phase
+    if isinstance(action, Pass):
+        raise IllegalActionError(
+            "`!pass` lets a Flash window go (a chance to answer with a Flash card), and none is open now: "
+            + _PASS_INSTEAD[phase]
+        )
     if isinstance(action, Cut):
         if phase is not Phase.CUT:
             raise IllegalActionError("the decks were cut already")
@@ -329,6 +333,28 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         return
     else:
         raise IllegalActionError(f"`{action.kind}` is not a move of your turn now")
+
+
+def _check_undo(state: BattleState, to: int) -> None:
+    """``to`` names a step that still stands (one an undo took back keeps its number, and stays gone)."""
+    numbers = state.numbers()
+    if to in numbers:
+        return
+    where = f"from #{numbers[0]} to #{numbers[-1]}" if numbers else "none yet"
+    gone = f" (#{to} was undone)" if 1 <= to < state.next_number else ""
+    raise IllegalActionError(f"undo goes back to before a step still in the battle: {where}{gone}")
+
+
+_PASS_INSTEAD = {
+    Phase.CUT: "cut your opponent's deck with `!cut`",
+    Phase.POWER: "play a card, `!attack`, or `!end` your turn",
+    Phase.ACTION: "play a card, `!attack`, or `!end` your turn",
+    Phase.DEFEND: "declare your blockers, or `!block none`",
+    Phase.SPLIT: "split your Soldiers' damage, or `!split auto`",
+    Phase.DISCARD: f"discard down to {HAND_LIMIT} cards with `!discard #N ...`",
+    Phase.OVER: "the battle is over",
+}
+"""What to do instead of a ``pass`` when no Flash window is open, by phase."""
 
 
 def _waiting_for(state: BattleState) -> str:
@@ -508,20 +534,25 @@ def apply(
     return _step(state, i, action)
 
 
-def _step(state: BattleState, i: int, action: BattleAction) -> tuple[BattleState, tuple[BattleEvent, ...]]:
-    number = state.step
-    run = Run(state, random.Random(f"{state.seed}:{number}"), on_death=effects.on_death)
+def _step(
+    state: BattleState, i: int, action: BattleAction, number: int = 0
+) -> tuple[BattleState, tuple[BattleEvent, ...]]:
+    """One step; ``number``: the one the thread showed for it (a replay), else the next one."""
+    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
     undo_to = _undo_target(state, i, action)
     if undo_to is not None:
         return _undo(state, i, undo_to)
     _carry_out(run, i, action)
     entry = Entry(
-        seat=i, action=json.dumps({**action.model_dump(mode="json", exclude_defaults=True), "kind": action.kind})
+        seat=i,
+        action=json.dumps({**action.model_dump(mode="json", exclude_defaults=True), "kind": action.kind}),
+        number=number or state.next_number,
     )
-    return _record(run, number, entry)
+    return _record(run, entry)
 
 
-def _record(run: Run, number: int, entry: Entry) -> tuple[BattleState, tuple[BattleEvent, ...]]:
+def _record(run: Run, entry: Entry) -> tuple[BattleState, tuple[BattleEvent, ...]]:
+    number = entry.number
     events = list(run.events)
     first = next((k for k, e in enumerate(events) if isinstance(e, Said)), None)
     if first is not None:
@@ -531,7 +562,8 @@ def _record(run: Run, number: int, entry: Entry) -> tuple[BattleState, tuple[Bat
     lines = tuple(e.text("en") for e in events if isinstance(e, Said))
     state = run.state
     log = (*state.log, *lines)[-LOG_KEPT:]
-    return state.model_copy(update={"history": (*state.history, entry), "log": log}), tuple(events)
+    update = {"history": (*state.history, entry), "log": log, "numbered": max(state.numbered, number)}
+    return state.model_copy(update=update), tuple(events)
 
 
 def _carry_out(run: Run, i: int, action: BattleAction) -> None:
@@ -672,7 +704,7 @@ def _start_turn(run: Run, seat: int) -> None:
         run.finish(None if a == b else (0 if a > b else 1), Ending.CAP)
         return
     run.update(turn=turn, active=seat, phase=Phase.POWER, attacked=False, combat=None, window=None)
-    run.say("turn.begins", seat=run.seat(seat), n=turn)
+    run.say(TURN_BEGINS, seat=run.seat(seat), n=turn)
     # Power-Up: draw, ready everything, start-of-turn clauses
     if turn > 1 or run.state.options.first_draw:
         if not run.side(seat).deck:
@@ -954,7 +986,7 @@ def _undo_target(state: BattleState, i: int, action: BattleAction) -> int | None
 
 def _undo(state: BattleState, i: int, to: int) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """Both agreed: the battle rebuilt from its start through the steps before ``to``, with the same dice."""
-    rebuilt = replay(start_of(state), state.history[: to - 1])
+    rebuilt = replay(start_of(state), state.history[: state.numbers().index(to)])
     run = Run(rebuilt, random.Random(0))
     if i >= 0:
         run.say("proposal.undone", n=to, by=state.seats[i])
@@ -965,6 +997,7 @@ def _undo(state: BattleState, i: int, to: int) -> tuple[BattleState, tuple[Battl
         update={
             "log": (*rebuilt.log, *lines)[-LOG_KEPT:],
             "undone": state.undone + 1,
+            "numbered": state.next_number - 1,
             "windows": max(state.windows, rebuilt.windows),
             "proposals": max(state.proposals, rebuilt.proposals),
         }
@@ -976,14 +1009,14 @@ def replay(state: BattleState, entries: Sequence[Entry]) -> BattleState:
     """``state`` with ``entries`` carried out again, in order (each already found legal once)."""
     for entry in entries:
         if entry.seat == TIMER_SEAT:
-            state = timeout(state, entry.timer)[0]
+            state = timeout(state, entry.timer, entry.number)[0]
             continue
         action = ACTION_ADAPTER.validate_json(entry.action)
         undo_to = _undo_target(state, entry.seat, action)
         if undo_to is not None:
             state = _undo(state, entry.seat, undo_to)[0]
             continue
-        state = _step(state, entry.seat, action)[0]
+        state = _step(state, entry.seat, action, entry.number)[0]
     return state
 
 
@@ -1009,11 +1042,10 @@ def judge_key(state: BattleState) -> str | None:
     return f"judge:{state.undone}:{state.proposal.number}"
 
 
-def timeout(state: BattleState, key: str) -> tuple[BattleState, tuple[BattleEvent, ...]]:
+def timeout(state: BattleState, key: str, number: int = 0) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """A deadline of the battle passed: a Flash window passes; a proposal nobody answered, or a dispute
-    nobody ruled on, is dropped (never carried out for someone who was away)."""
-    number = state.step
-    run = Run(state, random.Random(f"{state.seed}:{number}"), on_death=effects.on_death)
+    nobody ruled on, is dropped (never carried out for someone who was away). ``number`` as ``_step``'s."""
+    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
     if key == window_key(state):
         window = must(state.window)
         run.say("window.timeout", seat=run.seat(window.seat))
@@ -1027,4 +1059,4 @@ def timeout(state: BattleState, key: str) -> tuple[BattleState, tuple[BattleEven
         run.say("proposal.unanswered", seat=run.seat(1 - proposal.by))
     else:
         return state, ()
-    return _record(run, number, Entry(seat=TIMER_SEAT, timer=key))
+    return _record(run, Entry(seat=TIMER_SEAT, timer=key, number=number or state.next_number))

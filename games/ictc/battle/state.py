@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from games.ictc.cards import CardFields, CardType, script_of
 from games.ictc.script import Script
@@ -91,13 +92,14 @@ class BattleSetup(_Value):
     """What a seat brings: a starter deck by name (practice), or, from a challenge, its owner's copies.
 
     ``defs``, ``cards`` and ``owner`` are filled in by the card library when a challenge is accepted
-    and cannot be typed; ``deck`` alone names a starter deck (Ember, Grove, Tide).
+    and cannot be typed (``SkipJsonSchema``: no help or form offers them); ``deck`` alone names a starter
+    deck (Ember, Grove, Tide).
     """
 
     deck: str = Field("", max_length=40, description="a starter deck to play with (Ember, Grove or Tide)")
-    defs: tuple[CardDef, ...] = ()
-    cards: tuple[DeckCard, ...] = ()
-    owner: str | None = None
+    defs: SkipJsonSchema[tuple[CardDef, ...]] = ()
+    cards: SkipJsonSchema[tuple[DeckCard, ...]] = ()
+    owner: SkipJsonSchema[str | None] = None
     """The member whose copies ``cards`` are (a kitty moves them)."""
 
 
@@ -248,6 +250,9 @@ class Entry(_Value):
     action: str = ""
     """The action as JSON (``""`` for a deadline)."""
     timer: str = ""
+    number: int = 0
+    """The number the thread showed for this step (``#12``); 0: its place in the history (a battle from
+    before an undo could leave numbers behind)."""
 
 
 class Origin(_Value):
@@ -295,6 +300,8 @@ class BattleState(_Value):
     flips: int = 0
     """Kitty flips made (each side flipped this many cards)."""
     undone: int = 0
+    numbered: int = 0
+    """The highest step number the thread has shown: an undo goes back in the history, never in the numbers."""
     origin: Origin | None = None
     """Where ``history`` starts (None: the deal, rebuilt from ``seed``)."""
 
@@ -328,5 +335,14 @@ class BattleState(_Value):
 
     @property
     def step(self) -> int:
-        """The number the next action gets in the log."""
+        """The next step's place in the history, which names its dice (a replay rolls the same)."""
         return len(self.history) + 1
+
+    @property
+    def next_number(self) -> int:
+        """The number the thread shows for the next step: after every number shown so far."""
+        return max(self.numbered, len(self.history)) + 1
+
+    def numbers(self) -> list[int]:
+        """The number the thread showed for each step of the history, in order."""
+        return [entry.number or k for k, entry in enumerate(self.history, 1)]

@@ -13,15 +13,39 @@ from games.ictc.battle.adjust import describe
 from games.ictc.battle.effects import candidates
 from games.ictc.battle.payment import pool_words
 from games.ictc.battle.state import HAND_LIMIT, BattleState, Permanent, Phase
-from games.ictc.battle.table import cr_of, is_soldier, keywords_of, soldiers, target_words
+from games.ictc.battle.table import cr_of, is_soldier, soldiers, target_words
 from games.ictc.battle.texts import t
 from games.ictc.cards import CardType
 from games.tables.engine import MODERATORS, NotASeatError
 
 
-def _keywords(state: BattleState, card: int) -> str:
-    words = sorted(keywords_of(state, card))
-    return ", ".join(w.capitalize() for w in words)
+def shown_keywords(state: BattleState, card: int) -> list[str]:
+    """Every keyword of the card as its maker wrote it, a server's own too (the players apply those), then
+    those granted in the battle."""
+    words = list(state.defn(card).fields.keywords)
+    perm = state.permanent(card)
+    granted = (*perm.grants, *perm.grants_eot) if perm is not None else ()
+    for grant in granted:
+        if grant.casefold() not in {w.casefold() for w in words}:
+            words.append(grant.capitalize())
+    return words
+
+
+def shown_restrictions(state: BattleState, card: int) -> list[str]:
+    """What the card may not do: its written restrictions, then any its script holds that the text does not say."""
+    defn = state.defn(card)
+    words = [_lower_first(r) for r in defn.fields.restrictions]
+    said = {" ".join(w.casefold().split()) for w in words}
+    script = defn.script
+    for rule in sorted(script.restrictions) if script is not None else ():
+        text = rule.replace("_", " ")
+        if text not in said:
+            words.append(text)
+    return words
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def permanent_line(state: BattleState, perm: Permanent) -> str:
@@ -32,9 +56,8 @@ def permanent_line(state: BattleState, perm: Permanent) -> str:
         bits.append(f"CR {cr_of(state, card)}")
         if perm.damage:
             bits.append(f"{perm.damage} damage")
-        kw = _keywords(state, card)
-        if kw:
-            bits.append(kw)
+        bits += shown_keywords(state, card)
+        bits += shown_restrictions(state, card)
         if perm.new:
             bits.append("new")
     else:
@@ -156,8 +179,9 @@ def _hand_line(state: BattleState, seat: int, card: int, lang: str) -> str:
         f"CR {fields.cr}" if kind is CardType.SOLDIER else (f"makes {fields.output.text()}" if fields.output else "")
     )
     keywords = ", ".join(fields.keywords)
+    restrictions = ", ".join(shown_restrictions(state, card))
     ready = "✓ " if _playable(state, seat, card) else ""
-    extra = " · ".join(x for x in (stats, keywords) if x)
+    extra = " · ".join(x for x in (stats, keywords, restrictions) if x)
     text = fields.text if len(fields.text) <= 120 else fields.text[:119] + "…"
     script = (
         t(lang, "hand.scripted")
