@@ -581,7 +581,3 @@ def _web_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.__main__ import main as bot_main
+from bot.cli import main as bot_main
 from games.ictc.battle import balance
 from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE

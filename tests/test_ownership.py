@@ -153,7 +153,7 @@ async def test_closing_releases_every_guild(pg_db: str) -> None:  # noqa: F811
 def test_shard_settings_the_bot_cannot_use_stop_it_in_one_line_each(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.__main__ import main
+    from bot.cli import main
 
     monkeypatch.chdir(tmp_path)  # no .env here
     monkeypatch.setenv("SHARD_COUNT", "2")

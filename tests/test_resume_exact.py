@@ -272,7 +272,7 @@ _KILLER = textwrap.dedent(
     import json, os, signal, sys
     from data.store import Store
     from data.table_store import TableStore
-    from bot.__main__ import main
+    from bot.cli import main
 
     survive = int(os.environ["KILL_AFTER_WRITES"])
     done = 0

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main as bot_main
+from bot.cli import main as bot_main
 from bot.sim.selfplay import run_selfplay
 from games.sardini.actions import (
     ActOver,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import EXIT_STORE
+from bot.cli import EXIT_STORE
 from bot.discord.app import create_bot
 from bot.settings import Settings
 from data.base import StoreOpenError, migrations

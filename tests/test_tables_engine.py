@@ -9,7 +9,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.__main__ import main as bot_main
+from bot.cli import main as bot_main
 from bot.sim.selfplay import SelfplayError, game_seed, play_one, run_selfplay
 from bot.sim.selfplay import main as selfplay_main
 from games.tables.engine import (

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import EXIT_REFUSED, EXIT_STORE, main
+from bot.cli import EXIT_REFUSED, EXIT_STORE, main
 from bot.import_check import guild_loads
 from bot.sim.replay import read_scenario, replay
 from bot.sim.world import GUILD

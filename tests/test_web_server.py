@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from yarl import URL
 
-from bot.__main__ import main
+from bot.cli import main
 from bot.router import Router
 from bot.sim.console import console
 from bot.sim.world import GUILD, MessageLine, SetupLine, World
