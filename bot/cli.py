@@ -17,7 +17,9 @@ import asyncio
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from bot.transfer_command import EXIT_REFUSED
 
 if TYPE_CHECKING:
     from data.base import Target
@@ -26,8 +28,6 @@ EXIT_STORE = 3
 """The database file cannot be used (not a database, damaged, read-only, from a newer version; for a
 source that is only read, also missing or from an older version): one line on stderr says which file,
 what is wrong and what to do."""
-EXIT_REFUSED = 4
-"""An import or a migration was refused; nothing was written. One line on stderr says why."""
 
 
 def _instant(text: str) -> datetime:
@@ -246,46 +246,6 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
 
-def _load_benches(args: argparse.Namespace) -> int:
-    """``bench --load`` and ``bench --burst``: actions under load, and bursts of bids on simulated Discord."""
-    baseline = args.baseline.resolve() if args.baseline is not None else None
-    if baseline is not None and not (baseline / "bot" / "__main__.py").is_file():
-        print(f"--baseline {args.baseline}: not a checkout of this bot (no bot/__main__.py)", file=sys.stderr)
-        return 2
-    reports = []
-    if args.load:
-        from bot.bench.load import load_bench
-
-        reports.append(
-            asyncio.run(
-                load_bench(actions=args.load_actions, rounds=args.load_rounds, where=args.dir, baseline=baseline)
-            )
-        )
-    if args.burst:
-        from bot.bench.burst import burst_bench
-
-        reports.append(asyncio.run(burst_bench(baseline=baseline)))
-    print("\n\n".join(reports))
-    return 0
-
-
-def _game_bench(game: str, runs: int) -> int:
-    """``bench --game NAME``: the game's own timings, when its package brings any."""
-    from games.tables.engine import GameRuleError
-    from games.tables.registry import get_spec
-
-    try:
-        spec = get_spec(game)
-    except GameRuleError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    if spec.bench is None:
-        print(f"{spec.name} has no benchmark of its own", file=sys.stderr)
-        return 2
-    print("\n".join(spec.bench(runs)))
-    return 0
-
-
 def _command(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from bot.sim.replay import replay_file
@@ -303,98 +263,34 @@ def _command(args: argparse.Namespace) -> int:
         )
         return 0
     if args.command == "shard-sim":
-        return _shard_sim(args)
+        from bot.sim.shards import shard_sim_command
+
+        return shard_sim_command(args)
     if args.command == "console":
         from bot.settings import Settings
         from bot.sim.console import console
+        from bot.web.command import console_web
 
         settings = Settings()
-        return asyncio.run(console(db=args.db, seed=args.seed, start=args.start, web=_console_web(settings)))
+        return asyncio.run(console(db=args.db, seed=args.seed, start=args.start, web=console_web(settings)))
     if args.command in {"web", "export-wiki"}:
-        return _web_command(args)
+        from bot.web.command import web_command
+
+        return web_command(args)
     if args.command in {"export", "import", "migrate-store"}:
-        return _transfer_command(args)
+        from bot.transfer_command import transfer_command
+
+        return transfer_command(args)
     if args.command == "selfplay":
         from bot.sim.selfplay import main as selfplay_main
 
         return selfplay_main(
             args.game, games=args.games, players=args.players, seed=args.seed, options=args.option, jobs=args.jobs
         )
-    if args.command == "bench" and args.web:
-        from bot.bench.web import web_bench
-
-        return asyncio.run(
-            web_bench(
-                requests=args.web_requests,
-                concurrency=args.web_concurrency,
-                players=args.players,
-                runs=args.tick_runs,
-                seed=args.seed,
-                where=args.dir,
-            )
-        )
-    if args.command == "bench" and (args.load or args.burst):
-        return _load_benches(args)
-    if args.command == "bench" and args.game:
-        return _game_bench(args.game, args.tick_runs)
     if args.command == "bench":
-        from bot.bench.week import bench, offers_bench
+        from bot.bench.command import bench_command
 
-        if args.cards is not None:
-            from bot.bench.cards import cards_bench
-
-            return asyncio.run(cards_bench(designs=args.cards, runs=args.tick_runs, seed=args.seed, where=args.dir))
-        if args.offer_weeks is not None:
-            return asyncio.run(
-                offers_bench(
-                    weeks=args.offer_weeks,
-                    players=args.players,
-                    seed=args.seed,
-                    where=args.dir,
-                    per_week=args.offers_per_week,
-                )
-            )
-        if args.amendments is not None:
-            from bot.bench.amendments import amendments_bench
-
-            print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
-            return 0
-        if args.rule_triggers:
-            from bot.bench.rule_triggers import rule_trigger_bench
-
-            baseline = args.baseline.resolve() if args.baseline is not None else None
-            print(rule_trigger_bench(args.tick_sizes, args.tick_runs, args.seed, baseline))
-            return 0
-        if args.digest_only:
-            from bot.bench.digest import digest_bench
-
-            print(digest_bench(players=args.players, bids=args.bids, runs=args.digest_runs, seed=args.seed))
-            return 0
-        import os
-
-        postgres = args.postgres or os.environ.get("BENCH_DATABASE_URL") or None
-        only_stores = bool(postgres) and args.stores_only
-        if postgres:
-            from bot.bench.stores import check_server
-
-            asyncio.run(check_server(postgres))  # a wrong URL stops it now, not after the week's timings
-        return asyncio.run(
-            bench(
-                players=args.players,
-                bids=args.bids,
-                trades=args.trades,
-                seed=args.seed,
-                where=args.dir,
-                week=not (args.ticks_only or only_stores),
-                tick_sizes=() if only_stores else args.tick_sizes,
-                tick_runs=args.tick_runs,
-                tick_gc=args.tick_gc,
-                digest_runs=0 if (args.ticks_only or only_stores) else args.digest_runs,
-                postgres=postgres,
-                store_actions=args.store_actions,
-                store_runs=args.store_runs,
-            )
-        )
+        return bench_command(args)
     if args.command == "run":
         from bot.settings import Settings
 
@@ -407,8 +303,9 @@ def _command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             from bot.sim.console import console
+            from bot.web.command import console_web
 
-            return asyncio.run(console(web=_console_web(settings)))
+            return asyncio.run(console(web=console_web(settings)))
         from bot.logs import configure
 
         plan = settings.shard_plan()
@@ -417,167 +314,3 @@ def _command(args: argparse.Namespace) -> int:
 
         return run_bot(settings)
     return 2
-
-
-def _shard_sim(args: argparse.Namespace) -> int:
-    """``shard-sim``: logs on standard error (JSON lines with LOG_FORMAT=json), its reports on standard output."""
-    from bot.logs import configure
-    from bot.settings import Settings
-    from bot.shards import ShardPlan, parse_shard_ids
-    from bot.sim.shards import shard_sim
-
-    if not args.script.is_file():
-        print(f"no such script file: {args.script}", file=sys.stderr)
-        return 2
-    try:
-        plan = ShardPlan(count=args.shard_count, ids=parse_shard_ids(args.shard_ids))
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    settings = Settings()
-    configure(settings.log_level, settings.log_format, stream=sys.stderr, shards=list(plan.shard_ids))
-    return asyncio.run(
-        shard_sim(
-            script=args.script,
-            db=args.db,
-            plan=plan,
-            seed=args.seed,
-            until=args.until,
-            take_over=args.take_over,
-            stop_at=args.stop_at,
-            health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
-            lease=settings.guild_lease_seconds,
-        )
-    )
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _new_file(where: Target) -> Path | None:
-    """The SQLite file ``where`` names, when it does not exist yet (an import then makes it)."""
-    return where.path if where.path is not None and not where.path.exists() else None
-
-
-def _forget_file(path: Path) -> None:
-    """Remove a database file a refused import made, and its companions (it holds nothing of ours)."""
-    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        name.unlink(missing_ok=True)
-
-
-def _transfer_command(args: argparse.Namespace) -> int:
-    """``export GUILD``, ``import [FILE]`` and ``migrate-store --from A --to B`` (``data.transfer``).
-
-    ``export`` and ``migrate-store`` only read their source (never migrated, never written): a source
-    that is not there, not the bot's, or at another schema version than this version's stops them with
-    status 3. ``import`` checks the document, then that the guild loads as the bot would load it, before
-    anything commits: a document that fails stops it with status 4 and one line, nothing written."""
-    import json
-
-    from bot.import_check import guild_loads
-    from data import transfer
-    from data.store import Store
-
-    def database() -> Target:
-        if args.db is not None:
-            return args.db  # type: ignore[no-any-return]
-        from bot.settings import Settings
-
-        return Settings().database
-
-    async def export() -> int:
-        source = await transfer.open_source(database())
-        try:
-            document = await transfer.export_guild(source, args.guild)
-        finally:
-            await source.close()
-        if transfer.rows_of(document) == 0:
-            print(f"error: the database {source.path} holds nothing of guild {args.guild}", file=sys.stderr)
-            return EXIT_REFUSED
-        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-        if args.out is None:
-            sys.stdout.write(text)
-        else:
-            args.out.write_text(text, encoding="utf-8")
-        print(f"exported guild {args.guild}: {transfer.rows_of(document)} rows from {source.path}", file=sys.stderr)
-        return 0
-
-    async def load(document: Any) -> int:
-        where = database()
-        transfer.check_document(document, transfer.known_schema(where))  # before the target is even opened
-        made = _new_file(where)
-        try:
-            store = await Store.open(where)
-            try:
-                written = await transfer.import_guild(store, document, replace=args.replace, check=guild_loads)
-            finally:
-                await store.close()
-        except transfer.TransferError:
-            if made is not None:
-                _forget_file(made)
-            raise
-        print(f"imported guild {document['guild']}: {written} rows into {store.path}", file=sys.stderr)
-        return 0
-
-    async def move() -> int:
-        moved = await transfer.migrate(args.source, args.destination, replace=args.replace)
-        for item in moved:
-            print(f"moved guild {item.guild}: {item.rows} rows", file=sys.stderr)
-        print(f"moved {len(moved)} guilds", file=sys.stderr)
-        return 0
-
-    try:
-        if args.command == "export":
-            return asyncio.run(export())
-        if args.command == "import":
-            try:
-                raw = args.file.read_bytes() if args.file is not None else sys.stdin.buffer.read()
-            except OSError as exc:
-                print(f"error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
-                return 2
-            try:
-                document = json.loads(raw.decode("utf-8-sig"))
-            except ValueError as exc:  # not UTF-8, or not JSON
-                print(f"error: the document is not JSON text ({_one_line(str(exc))})", file=sys.stderr)
-                return EXIT_REFUSED
-            return asyncio.run(load(document))
-        return asyncio.run(move())
-    except transfer.TransferError as exc:
-        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
-        return EXIT_REFUSED
-    except ValueError as exc:  # a URL of no engine we know
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
-def _console_web(settings: object) -> tuple[str, int] | None:
-    """The console serves the web record on this machine when ``WEB_PORT`` is set."""
-    port = getattr(settings, "web_port", None)
-    return ("127.0.0.1", port) if port is not None else None
-
-
-def _web_command(args: argparse.Namespace) -> int:
-    """``web --db PATH`` (serve a file's record until Ctrl-C) and ``export-wiki GUILD``."""
-    from bot.settings import Settings
-
-    settings = Settings()
-    db = args.db or settings.database
-    if args.command == "export-wiki":
-        from bot.web.wiki import export_guild
-
-        if args.out is None:
-            return asyncio.run(export_guild(db, args.guild))
-        with args.out.open("w", encoding="utf-8") as fh:
-            return asyncio.run(export_guild(db, args.guild, out=fh))
-    from bot.web.record import serve_file
-
-    port = args.port if args.port is not None else (settings.web_port if settings.web_port is not None else 8080)
-    host = args.host or settings.web_host
-    try:
-        return asyncio.run(serve_file(db, host, port))
-    except KeyboardInterrupt:
-        return 0
-    except OSError as exc:
-        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
-        return 2

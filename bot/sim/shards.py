@@ -19,6 +19,7 @@ finished and, when it was an action, committed), ``finished`` (a guild's script 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -284,3 +285,35 @@ async def shard_sim(
             await stores.close()
     finally:
         await ownership.close()
+
+
+def shard_sim_command(args: argparse.Namespace) -> int:
+    """``shard-sim``: logs on standard error (JSON lines with LOG_FORMAT=json), its reports on standard output."""
+    from bot.logs import configure
+    from bot.settings import Settings
+    from bot.shards import ShardPlan, parse_shard_ids
+    from bot.sim.shards import shard_sim
+
+    if not args.script.is_file():
+        print(f"no such script file: {args.script}", file=sys.stderr)
+        return 2
+    try:
+        plan = ShardPlan(count=args.shard_count, ids=parse_shard_ids(args.shard_ids))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings()
+    configure(settings.log_level, settings.log_format, stream=sys.stderr, shards=list(plan.shard_ids))
+    return asyncio.run(
+        shard_sim(
+            script=args.script,
+            db=args.db,
+            plan=plan,
+            seed=args.seed,
+            until=args.until,
+            take_over=args.take_over,
+            stop_at=args.stop_at,
+            health=("127.0.0.1", args.health_port) if args.health_port is not None else None,
+            lease=settings.guild_lease_seconds,
+        )
+    )
