@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,17 +35,18 @@ def run(lines: Any = None, **kwargs: Any) -> ReplayResult:
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReplayResult, BattleState]:
     db = tmp_path_factory.mktemp("ictc") / "whole.db"
     result = run(db=db)
+    return result, asyncio.run(battle_in(db))
 
-    async def final() -> BattleState:
-        store = await TableStore.open(db)
-        try:
-            row = await store.table(GUILD, "ictc-1")
-            assert row is not None
-            return lobby.game_state(Table.model_validate_json(row.body))  # type: ignore[no-any-return]
-        finally:
-            await store.close()
 
-    return result, asyncio.run(final())
+async def battle_in(db: Path) -> BattleState:
+    """The battle of ``ictc-1`` as the store holds it."""
+    store = await TableStore.open(db)
+    try:
+        row = await store.table(GUILD, "ictc-1")
+        assert row is not None
+        return lobby.game_state(Table.model_validate_json(row.body))  # type: ignore[no-any-return]
+    finally:
+        await store.close()
 
 
 def thread(result: ReplayResult) -> list[str]:
@@ -110,3 +112,41 @@ def test_a_restart_mid_battle_ends_the_same(
     assert resumed.document == result.document
     both = first.transcript + resumed.transcript
     assert len([e for e in both if e["content"].startswith("⌛") and "closes unanswered" in e["content"]]) == 1
+
+
+def test_a_member_with_no_seat_learns_nothing_of_the_hands_by_play(tmp_path: Path) -> None:
+    """`!play #N` in the thread from a member who plays no seat is answered alike for every card they cannot
+    see, in a hand or in a deck, and for a number the battle does not have (it once read as the first seat's
+    move, so only that seat's hand got "you do not play at this table")."""
+    lines = read_scenario(SCENARIO, io.StringIO())
+    cut = next(i for i, (_, line) in enumerate(lines) if isinstance(line, MessageLine) and line.id == "i8")
+    db = tmp_path / "probe.db"
+    begun = lines[:cut]
+    last = begun[-1][1]
+    assert isinstance(last, MessageLine)
+    probes = [
+        (
+            len(lines) + n,
+            MessageLine(
+                at=last.at + timedelta(milliseconds=n + 1),
+                type="message",
+                id=f"probe{n}",
+                channel="ictc-1",
+                author="carol",
+                content=f"!play #{n}",
+            ),
+        )
+        for n in range(1, 63)
+    ]
+    result = run([*begun, *probes], db=db)
+    state = asyncio.run(battle_in(db))
+    hidden = [n for n in range(1, len(state.cards) + 1) if zone_of(state, n) in {"hand", "deck"}]
+    assert any(zone_of(state, n) == "hand" for n in hidden)
+    answers: dict[int, list[tuple[str | None, str]]] = {}
+    for entry in result.transcript:
+        if str(entry.get("reply_to", "")).startswith("probe"):
+            n = int(entry["reply_to"].removeprefix("probe"))
+            answers.setdefault(n, []).append((entry.get("channel"), entry["content"].replace(f"#{n}", "#N")))
+    none = answers[len(state.cards) + 1]
+    for n in hidden:
+        assert answers[n] == none, f"carol's `!play #{n}` tells that it is in a {zone_of(state, n)}: {answers[n]}"

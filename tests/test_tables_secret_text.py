@@ -27,7 +27,7 @@ from games.tables import lobby
 from games.tables.engine import GameRuleError, IllegalActionError, MissingCardError
 from games.tables.registry import GAMES, register, unregister
 from games.tables.service import Actor, TablePost, TableService
-from games.tables.text import opens_with
+from games.tables.text import near_word, opens_with
 from games.wikipedia.actions import AddSection, GiveCard
 from games.wikipedia.engine import ENGINE as WIKIPEDIA
 
@@ -119,6 +119,44 @@ def test_secret_words_in_the_thread_are_answered_to_their_author_alone_in_the_si
         assert answers[0]["content"].startswith("無法這樣做：這是秘密行動"), answers
     assert not [e for e in result.transcript if e.get("reply_to") == f"t{len(TYPED) - 1}"], "talk gets no answer"
     assert not any("P04" in e["content"] for e in result.transcript if e.get("channel") == "nuclear-1")
+
+
+MISTYPED = (
+    "!vot P04",
+    "!voet P04",
+    "!votes P04",
+    "!palce P04",
+    "!giv P04 @bob",
+    "!頭票 P04",
+    "!盖牌 P04",
+    "!v\u200bote P04",
+)
+
+
+def test_a_secret_word_mistyped_as_a_command_is_answered_to_its_author_alone() -> None:
+    """A command word one slip from a secret move's (a letter missing, added, changed or swapped) that the game
+    cannot read is refused as the secret move is, privately: a public "not a command" would leave the card
+    after it in the thread."""
+    result = asyncio.run(replay(_lines(*MISTYPED, "!hello P04"), seed="1"))
+    for n, text in enumerate(MISTYPED):
+        answers = [e for e in result.transcript if e.get("reply_to") == f"t{n}"]
+        assert answers, text
+        assert all(e.get("to") == "alice" for e in answers), (text, answers)
+        assert answers[0]["content"].startswith("無法這樣做：這是秘密行動"), answers
+    assert not any("P04" in e["content"] for e in result.transcript if e.get("channel") == "nuclear-1")
+    far = [e for e in result.transcript if e.get("reply_to") == f"t{len(MISTYPED)}"]
+    assert [e.get("channel") for e in far] == ["nuclear-1"], "a word near no secret move's is refused as before"
+
+
+@pytest.mark.parametrize(
+    ("typed", "near"),
+    [
+        *[("vot", True), ("vtoe", True), ("withdrw", True), ("投漂", True), ("開牌啦", True), ("note", True)],
+        *[("propose", False), ("promise", False), ("count", False), ("end", False), ("給", False), ("gift", False)],
+    ],
+)
+def test_a_slip_is_one_edit_from_a_secret_word_of_two_letters_or_four(typed: str, near: bool) -> None:
+    assert near_word(f"!{typed} P04", SECRET_WORDS) is near
 
 
 # --- refusals that tell a hand -----------------------------------------------------------------

@@ -288,7 +288,15 @@ class Acting(TableCore):
             if not private and lobby.is_secret_text(found, text):
                 # refused before it is read: a typo's refusal would repeat what follows the word
                 raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name))
-            parsed = lobby.parse_move(found, actor.id, text, seat_resolver(found, members), moderator=actor.moderator)
+            try:
+                parsed = lobby.parse_move(
+                    found, actor.id, text, seat_resolver(found, members), moderator=actor.moderator
+                )
+            except BadCommandError:
+                if not private and lobby.is_near_secret_text(found, text):
+                    # a secret move's word mistyped: its refusal in the thread would leave the card there
+                    raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name)) from None
+                raise
             if lobby.is_secret_move(found, parsed):
                 if not private:
                     raise SecretInOpenError(tr(found.lang, "secret.refused", table=found.name))

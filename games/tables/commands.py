@@ -51,15 +51,15 @@ __all__ = ["TABLE_WORDS", "CommandPath", "PlayRequest", "games_text", "is_table_
 
 
 def _game_reads(table: Table, text: str, member: str | None = None) -> bool:
-    """Whether the table's game reads ``text`` as one of its moves (as ``member``'s seat, or the first seat's)."""
+    """Whether the table's game reads ``text`` as one of its moves, as ``member``'s seat; as nobody's (seeing only
+    what everyone sees) for a member with no seat or none given, so the answer tells nothing of a seat's hand."""
     if table.board is None:
         return False
     engine = lobby.engine_of(table)
     state = lobby.game_state(table)
-    seats = engine.seats(state)
     seat = table.seat_of(member) if member is not None else None
     try:
-        engine.parse_action(state, seat.name if seat is not None else seats[0], text)
+        engine.parse_action(state, seat.name if seat is not None else "", text)
     except GameRuleError:
         return False
     return True

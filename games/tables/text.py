@@ -46,19 +46,23 @@ def tokens(text: str, prefix: str = "!", *, fold: bool = True) -> list[str]:
     return words
 
 
+def _first_word(text: str) -> str | None:
+    """The word a command starts with, folded, after any prefix or mark, without invisible characters."""
+    folded = unicodedata.normalize("NFKC", text[:MAX_COMMAND_LENGTH]).casefold()
+    folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    start = next((i for i, ch in enumerate(folded) if ch.isalnum()), len(folded))
+    first = folded[start:].split(maxsplit=1)
+    return first[0] if first else None
+
+
 def opens_with(text: str, words: frozenset[str]) -> bool:
     """Whether ``text`` starts with one of ``words`` (folded) as a command would, however it is typed:
     any case, after a prefix or a mark (``!``, ``/``, ``！``, a quote, a spoiler bar), before anything that
     is not a letter of the word's own script or that holds a digit (``vote.``, ``vote:P04``, ``voteP04``,
     ``投P04``; not ``voter``, ``開始``)."""
-    if not words:
+    typed = _first_word(text) if words else None
+    if typed is None:
         return False
-    folded = unicodedata.normalize("NFKC", text[:MAX_COMMAND_LENGTH]).casefold()
-    start = next((i for i, ch in enumerate(folded) if ch.isalnum()), len(folded))
-    first = folded[start:].split(maxsplit=1)
-    if not first:
-        return False
-    typed = first[0]
     for word in words:
         if not typed.startswith(word):
             continue
@@ -68,6 +72,29 @@ def opens_with(text: str, words: frozenset[str]) -> bool:
         if any(ch.isdigit() for ch in rest):
             return True  # a card's id run on: ``voteP04``
     return False
+
+
+def near_word(text: str, words: frozenset[str]) -> bool:
+    """Whether the word ``text`` starts with (its letters) is one slip from one of ``words``: a letter missing,
+    added or changed, or two side by side swapped (``vot``, ``voet``, ``頭票``); only words of four letters or
+    more count, two in a script written without spaces, so that a short word is not everything's neighbour."""
+    typed = _first_word(text)
+    letters = re.match(r"[^\W\d_]+", typed) if typed is not None else None
+    if letters is None:
+        return False
+    slip = letters.group(0)
+    return any(len(word) >= (4 if word.isascii() else 2) and _one_slip(slip, word) for word in words)
+
+
+def _one_slip(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        return len(diff) == 1 or swapped
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 PlayerResolver = Callable[[Sequence[str]], str]

@@ -89,7 +89,7 @@ from games.tables.events import (
 from games.tables.i18n import tr
 from games.tables.model import Clock, Seat, Table, TableError, TableStatus
 from games.tables.seating import expire, join, open_table, set_ai_seats
-from games.tables.text import PlayerResolver, opens_with
+from games.tables.text import PlayerResolver, near_word, opens_with
 
 TIME_IS_UP = "⌛"
 """How a line saying a deadline passed begins, in every language."""
@@ -220,6 +220,11 @@ def is_secret_move(table: Table, move: PlayMove) -> bool:
 def is_secret_text(table: Table, text: str) -> bool:
     """Whether ``text`` starts with a secret move's word at this table's game, readable as a move or not."""
     return opens_with(text, engine_of(table).secret_words())
+
+
+def is_near_secret_text(table: Table, text: str) -> bool:
+    """Whether ``text`` starts with a word one slip from a secret move's at this table's game (``!vot P04``)."""
+    return near_word(text, engine_of(table).secret_words())
 
 
 def _clock(table: Table, key: str | None) -> Clock | None:
