@@ -11,10 +11,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache, partial
+from functools import partial
 
 from games.nomic import engine, reminders
 from games.nomic.actions import Tick
+from games.nomic.kept import kept
 from games.nomic.phases import BoundaryKind, Phase, ReminderKind
 from games.nomic.ruleset import Calendar, Reminders, Ruleset
 from games.nomic.state import RoundState
@@ -34,21 +35,22 @@ def opening(ruleset: Ruleset, at: datetime) -> tuple[Phase, bool]:
 
 
 @dataclass(frozen=True)
-class _Week:
-    """What the calendar sets after a clock: the next boundary's tick, the deadlines reminders count
-    back from, and the tick that ends an auction a calendar change has cut short."""
+class _Calendar:
+    """What the calendar sets after a clock: the phase it has then, its next work (the next boundary, or
+    a reminder before it), and the tick that ends an auction a calendar change has cut short."""
 
-    weekly: Tick
     phase: Phase
-    deadlines: dict[ReminderKind, datetime]
+    tick: Tick
     cut_short: Tick
 
 
-@lru_cache(maxsize=512)
-def _week(cal: Calendar, clock: datetime) -> _Week:
+@kept
+def _calendar(cal: Calendar, options: Reminders, clock: datetime, kinds: tuple[ReminderKind, ...]) -> _Calendar:
+    """Kept for these very objects: only a tick (a new clock), a new ruleset or other kinds of reminder
+    give another. Reminders after the boundary wait for it: the state, and what it calls for, is another then."""
     at = next_boundary(cal, clock).at
-    kinds = tuple(b.kind for b in boundaries_between(cal, clock, at) if b.at == at)
-    weekly = Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
+    boundaries = tuple(b.kind for b in boundaries_between(cal, clock, at) if b.at == at)
+    weekly = Tick(at=at, boundaries=boundaries, phase_ends_at=phase_window(cal, at)[2])
     phase, _, phase_ends = phase_window(cal, clock)
     # when a calendar change has cut the auction phase short, the auction ends at once (at the
     # instant of the change) rather than at a boundary that had already passed
@@ -56,29 +58,21 @@ def _week(cal: Calendar, clock: datetime) -> _Week:
     cut: tuple[BoundaryKind, ...] = (BoundaryKind.AUCTION_END,)
     if placements_at(cal, now) <= now:
         cut = (BoundaryKind.AUCTION_END, BoundaryKind.PLACEMENTS)
-    deadlines = {
+    cut_short = Tick(at=now, boundaries=cut, phase_ends_at=phase_window(cal, now)[2])
+    deadline = {
         ReminderKind.AUCTION_END: phase_ends if phase is Phase.AUCTION else phase_window(cal, phase_ends)[2],
         ReminderKind.PRESENT_HAND: placements_at(cal, clock),
         ReminderKind.STANDARD_VOTE: phase_ends,
     }
-    return _Week(weekly, phase, deadlines, Tick(at=now, boundaries=cut, phase_ends_at=phase_window(cal, now)[2]))
-
-
-@lru_cache(maxsize=512)
-def _calendar_tick(cal: Calendar, options: Reminders, clock: datetime, kinds: tuple[ReminderKind, ...]) -> Tick:
-    """The calendar's next work after ``clock``: its next boundary, or a reminder of one of ``kinds``
-    before it. Reminders after the boundary wait for it: the state, and what it calls for, is another then."""
-    week = _week(cal, clock)
-    weekly = week.weekly
-    deadlines = ((kind, week.deadlines[kind]) for kind in kinds)
-    due = [r for r in reminders.calendar_due(options, clock, deadlines) if r.at <= weekly.at]
+    found = reminders.calendar_due(options, clock, ((kind, deadline[kind]) for kind in kinds))
+    due = [r for r in found if r.at <= weekly.at]
     sooner = [r.at for r in due if r.at < weekly.at]
     if sooner:
-        at = min(sooner)
-        return Tick(at=at, reminders=tuple(r for r in due if r.at == at))
+        first = min(sooner)
+        return _Calendar(phase, Tick(at=first, reminders=tuple(r for r in due if r.at == first)), cut_short)
     if due:
-        return weekly.model_copy(update={"reminders": tuple(r for r in due if r.at == weekly.at)})
-    return weekly
+        weekly = weekly.model_copy(update={"reminders": tuple(r for r in due if r.at == weekly.at)})
+    return _Calendar(phase, weekly, cut_short)
 
 
 _KEPT: dict[int, tuple[weakref.ref[RoundState], Tick]] = {}
@@ -106,10 +100,9 @@ def next_tick(state: RoundState) -> Tick:
 
 
 def _next_tick(state: RoundState) -> Tick:
-    cal = state.ruleset.calendar
-    week = _week(cal, state.clock)
-    if state.phase is Phase.AUCTION and week.phase is Phase.BARTERING:
-        return week.cut_short
-    calendar = _calendar_tick(cal, state.ruleset.reminders, state.clock, reminders.calendar_kinds(state))
+    ruleset = state.ruleset
+    calendar = _calendar(ruleset.calendar, ruleset.reminders, state.clock, reminders.calendar_kinds(state))
+    if state.phase is Phase.AUCTION and calendar.phase is Phase.BARTERING:
+        return calendar.cut_short
     own = engine.next_deadline(state)
-    return Tick(at=own) if own is not None and own < calendar.at else calendar
+    return Tick(at=own) if own is not None and own < calendar.tick.at else calendar.tick

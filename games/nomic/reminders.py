@@ -164,18 +164,30 @@ def _standard_voting(state: RoundState) -> list[tuple[int, str, str]]:
     )
 
 
+_KINDS = {
+    (auction, presenting, voting): tuple(
+        kind
+        for kind, on in zip(
+            (ReminderKind.AUCTION_END, ReminderKind.PRESENT_HAND, ReminderKind.STANDARD_VOTE),
+            (auction, presenting, voting),
+            strict=True,
+        )
+        if on
+    )
+    for auction in (False, True)
+    for presenting in (False, True)
+    for voting in (False, True)
+}
+
+
 def calendar_kinds(state: RoundState) -> tuple[ReminderKind, ...]:
     """The calendar deadlines the state has something to remind of as things stand: the state changes
-    with every action, and the scheduler asks again after each one."""
+    with every action, and the scheduler asks again after each one. One tuple for each combination, so
+    that what the scheduler keeps for it is found again (``kept``)."""
     options = state.ruleset.reminders
-    kinds: list[ReminderKind] = []
-    if state.phase is Phase.AUCTION and state.lots:
-        kinds.append(ReminderKind.AUCTION_END)
-    if state.presenting_open:
-        kinds.append(ReminderKind.PRESENT_HAND)
-    if options.standard_vote_hours and standard_voting(state.proposals):
-        kinds.append(ReminderKind.STANDARD_VOTE)
-    return tuple(kinds)
+    auction = state.phase is Phase.AUCTION and bool(state.lots)
+    voting = bool(options.standard_vote_hours) and standard_voting(state.proposals)
+    return _KINDS[(auction, state.presenting_open, voting)]
 
 
 def calendar_due(
