@@ -210,9 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead of the busy week: the Discord calls of 500 bids in one channel, timed under Discord's limits",
     )
     bench.add_argument(
+        "--due",
+        action="store_true",
+        help="instead of the busy week: the check for scheduled work before every command, by library size,"
+        " tables and requests (with --baseline: beside an earlier checkout's, the two in turn; --tick-runs runs)",
+    )
+    bench.add_argument(
         "--baseline",
         type=Path,
-        help="with --load, --burst or --rule-triggers: a checkout of an earlier version to measure beside this one",
+        help="with --load, --burst, --rule-triggers or --due: a checkout of an earlier version to measure beside"
+        " this one",
     )
     bench.add_argument(
         "--tick-gc",
@@ -358,6 +365,11 @@ def _command(args: argparse.Namespace) -> int:
             from bot.bench.amendments import amendments_bench
 
             print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
+            return 0
+        if args.due:
+            from bot.bench.due import due_bench
+
+            print(due_bench(args.tick_runs, args.baseline.resolve() if args.baseline is not None else None))
             return 0
         if args.rule_triggers:
             from bot.bench.rule_triggers import rule_trigger_bench

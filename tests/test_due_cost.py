@@ -11,7 +11,7 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from types import FrameType
 
@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.bench.cards import library_of
+from bot.bench import due as due_bench
+from bot.bench.due import START, build_guild, context
 from bot.router import Router
 from data.library_store import LibraryStore
 from data.store import Store
@@ -42,21 +43,19 @@ from games.nomic.actions import (
     StartRound,
     Tick,
 )
-from games.nomic.context import ChannelRole, Context
+from games.nomic.context import ChannelRole
 from games.nomic.errors import RuleError
 from games.nomic.kept import forget_all
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from games.nomic.state import RoundState, Vote
 from games.tables.registry import register, unregister
-from games.tables.service import Actor, TableService
+from games.tables.service import TableService
 from scheduler.due import next_tick, opening
 from tests.ballot_game import BALLOT
 from tests.ictc_support import resolve
 from tests.support import cards, give, new_round
 
-T0 = datetime(2026, 12, 7, 9, tzinfo=UTC)
-"""A Monday: the round's next boundary is Thursday 00:00, every reminder here falls after Monday noon."""
 CHECKS = 20
 
 
@@ -89,42 +88,6 @@ async def stores(tmp_path: Path) -> AsyncIterator[Stores]:
     await found.close()
 
 
-def _ctx(actor: str, channel: ChannelRole, at: datetime, event: str) -> Context:
-    return Context(actor=actor, actor_name=actor, channel=channel, at=at, is_moderator=actor == "mod", event_id=event)
-
-
-async def _guild(router: Router, guild: str, *, designs: int, tables: int, requests: int) -> None:
-    """A round with ``requests`` open requests and as many urgent proposals in their vote, ``tables``
-    Wikipedia games under way and a card library of ``designs`` designs."""
-    ruleset = Ruleset()
-    phase, presenting = opening(ruleset, T0)
-    start = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=("mod",))
-    await router.service.start(guild, _ctx("setup", ChannelRole.OTHER, T0, "setup"), start, seed="s")
-    moves: list[tuple[str, ChannelRole, Action]] = [("mod", ChannelRole.GAME_ACTIONS, AdminLot(cards=cards("AS KH")))]
-    moves += [(f"p{n}", ChannelRole.GAME_ACTIONS, Join()) for n in range(max(requests, 1))]
-    for n in range(requests):
-        moves.append((f"p{n}", ChannelRole.GAME_ACTIONS, MakeRequest(text=f"Does rule {n} allow it?")))
-        moves.append((f"p{n}", ChannelRole.PROPOSALS, Propose(message=f"u{n}", text=f"urgent: fix typo {n}")))
-    for n, (actor, channel, action) in enumerate(moves):
-        outcome = await router.service.act(guild, _ctx(actor, channel, T0, f"r{n}"), action)
-        assert outcome.accepted, outcome.error
-    assert router.tables is not None
-    assert router.library is not None
-    for n in range(tables):
-        name = f"wikipedia-{n + 1}"
-        for actor, text, thread in (
-            (f"a{n}", "!play wikipedia", None),
-            (f"b{n}", "!join", name),
-            (f"b{n}", "!start", name),
-        ):
-            posts = await router.tables.command(
-                guild, Actor(actor, actor), text, at=T0, event_id=f"{name}:{text}", thread=thread
-            )
-            assert posts is not None
-            assert not [p for p in posts if p.error], text
-    router.library._states[guild] = library_of(designs, guild)  # a library read from the store, as big as asked
-
-
 async def _calls(check: Callable[[], Awaitable[object]], checks: int = CHECKS, *, warm: bool = True) -> int:
     """The Python calls (``sys.setprofile``) of ``checks`` checks made one after another (``warm``: after one
     that may work things out): a measure of work that no load on the machine can blur."""
@@ -148,9 +111,9 @@ async def _calls(check: Callable[[], Awaitable[object]], checks: int = CHECKS, *
 
 async def test_the_due_check_with_nothing_due_costs_the_same_at_any_size(stores: Stores) -> None:
     router = stores.router()
-    await _guild(router, "small", designs=10, tables=2, requests=2)
-    await _guild(router, "big", designs=400, tables=25, requests=40)
-    now = T0 + timedelta(minutes=5)
+    await build_guild(router, "small", 10, 2, 2)
+    await build_guild(router, "big", 400, 25, 40)
+    now = START + timedelta(minutes=5)
     small = await _calls(lambda: router.due_work("small", now))
     big = await _calls(lambda: router.due_work("big", now))
     assert big == small, "the check before each command does not grow with the library, the tables or reminders"
@@ -160,7 +123,7 @@ async def test_the_due_check_with_nothing_due_costs_the_same_at_any_size(stores:
     assert await router.next_due("big") == await stores.router().next_due("big")
 
     for guild in ("small", "big"):
-        joined = await router.service.act(guild, _ctx("newcomer", ChannelRole.GAME_ACTIONS, now, "late"), Join())
+        joined = await router.service.act(guild, context("newcomer", ChannelRole.GAME_ACTIONS, "late", now), Join())
         assert joined.accepted
     small = await _calls(lambda: router.due_work("small", now), 1, warm=False)
     big = await _calls(lambda: router.due_work("big", now), 1, warm=False)
@@ -239,13 +202,14 @@ def test_the_kept_next_tick_is_the_one_worked_out_afresh_over_any_play(steps: li
         state = give(state, player, points=100, spm=2)
     rng = random.Random(0)
     now = state.clock
-    for player, action in (
+    opening_moves: list[tuple[str, Action]] = [
         ("alice", MakeRequest(text="may I?")),
         ("bob", MakeRequest(text="may I too?")),
         ("carol", Propose(message="m1", text="urgent: change 1")),
         ("mod", AdminLot(cards=cards("AS KH"))),
-    ):
-        state = engine.apply(state, _ctx(player, _channel(action), now, ""), action, rng).state
+    ]
+    for player, action in opening_moves:
+        state = engine.apply(state, context(player, _channel(action), "", now), action, rng).state
     seen: list[RoundState] = [state]
     for minutes, player, action in steps:
         now += timedelta(minutes=minutes)
@@ -254,7 +218,7 @@ def test_the_kept_next_tick_is_the_one_worked_out_afresh_over_any_play(steps: li
             state = engine.advance(state, tick, rng).state
             seen.append(state)
         try:
-            state = engine.apply(state, _ctx(_actor(player, action), _channel(action), now, ""), action, rng).state
+            state = engine.apply(state, context(_actor(player, action), _channel(action), "", now), action, rng).state
         except RuleError:
             continue
         assert next_tick(state) == _afresh(state), action
@@ -308,10 +272,10 @@ async def _play_and_compare(path: Path, commands: list[tuple[str, str, str]]) ->
     try:
         router = stores.router()
         start = StartRound(
-            ruleset=Ruleset(), phase=opening(Ruleset(), T0)[0], presenting_open=False, moderators=("mod",)
+            ruleset=Ruleset(), phase=opening(Ruleset(), START)[0], presenting_open=False, moderators=("mod",)
         )
-        await router.service.start("g", _ctx("setup", ChannelRole.OTHER, T0, "setup"), start, seed="s")
-        now = T0
+        await router.service.start("g", context("setup", ChannelRole.OTHER, "setup", START), start, seed="s")
+        now = START
         setup = [
             ("say", "gina", "!guild create Smiths vote quorum:1 hours:2"),
             ("say", "alice", _IMP.format(name="Fire Imp")),
@@ -330,7 +294,7 @@ async def _play_and_compare(path: Path, commands: list[tuple[str, str, str]]) ->
                 if kind == "seat" and thread is None:
                     continue
                 await router.message(
-                    "g", _ctx(actor, ChannelRole.GAME_ACTIONS, now, f"e{n}"), text, resolve, thread=thread
+                    "g", context(actor, ChannelRole.GAME_ACTIONS, f"e{n}", now), text, resolve, thread=thread
                 )
             assert await router.next_due("g") == await stores.router().next_due("g"), (kind, actor, text)
     finally:
@@ -355,3 +319,13 @@ def test_a_guilds_kept_next_due_is_what_a_fresh_start_reads_from_the_store(
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(_play_and_compare(Path(tmp) / "due.db", commands))
+
+
+def test_the_due_bench_runs_its_worker_and_reports_each_case() -> None:
+    cases = ((10, 1, 1), (60, 4, 5))
+    versions = {"this version": due_bench.HERE}
+    found = due_bench.measure(versions, 1, cases)
+    text = due_bench.report(found, versions, 1, (0.0, 0.0, 0.0), cases)
+    assert "60 designs, 4 tables, 5 requests" in text
+    calls = found["this version"]
+    assert calls["calls|10 designs, 1 tables, 1 requests"] == calls["calls|60 designs, 4 tables, 5 requests"]
