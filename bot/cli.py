@@ -210,9 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead of the busy week: the Discord calls of 500 bids in one channel, timed under Discord's limits",
     )
     bench.add_argument(
+        "--due",
+        action="store_true",
+        help="instead of the busy week: the check for scheduled work before every command, by library size,"
+        " tables and requests (with --baseline: beside an earlier checkout's, the two in turn; --tick-runs runs)",
+    )
+    bench.add_argument(
         "--baseline",
         type=Path,
-        help="with --load, --burst or --rule-triggers: a checkout of an earlier version to measure beside this one",
+        help="with --load, --burst, --rule-triggers or --due: a checkout of an earlier version to measure beside"
+        " this one",
     )
     bench.add_argument(
         "--tick-gc",

@@ -1,14 +1,23 @@
-"""What scheduled work is due: the weekly calendar merged with deadlines the state sets."""
+"""What scheduled work is due: the weekly calendar merged with deadlines the state sets.
+
+The scheduler asks before every command and at every re-arm, so the answer is kept for each state
+object (states are never changed in place: an action or a tick makes a new one) and worked out again
+only for a new one; the calendar's part of it only when a tick moves the clock, or the calendar, the
+reminders' options or what there is to remind of changes.
+"""
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import partial
 
 from games.nomic import engine, reminders
-from games.nomic.actions import CalendarReminder, Tick
-from games.nomic.phases import BoundaryKind, Phase
-from games.nomic.ruleset import Calendar, Ruleset
+from games.nomic.actions import Tick
+from games.nomic.kept import kept
+from games.nomic.phases import BoundaryKind, Phase, ReminderKind
+from games.nomic.ruleset import Calendar, Reminders, Ruleset
 from games.nomic.state import RoundState
 from scheduler.calendar import (
     boundaries_between,
@@ -25,45 +34,75 @@ def opening(ruleset: Ruleset, at: datetime) -> tuple[Phase, bool]:
     return phase_at(ruleset.calendar, at), presenting_open(ruleset.calendar, at)
 
 
-@lru_cache(maxsize=512)
-def _calendar_tick(cal: Calendar, after: datetime) -> Tick:
-    """The next weekly boundary after ``after``; cached, since every command asks for it."""
-    at = next_boundary(cal, after).at
-    kinds = tuple(b.kind for b in boundaries_between(cal, after, at) if b.at == at)
-    return Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
+@dataclass(frozen=True)
+class _Calendar:
+    """What the calendar sets after a clock: the phase it has then, its next work (the next boundary, or
+    a reminder before it), and the tick that ends an auction a calendar change has cut short."""
+
+    phase: Phase
+    tick: Tick
+    cut_short: Tick
+
+
+@kept
+def _calendar(cal: Calendar, options: Reminders, clock: datetime, kinds: tuple[ReminderKind, ...]) -> _Calendar:
+    """Kept for these very objects: only a tick (a new clock), a new ruleset or other kinds of reminder
+    give another. Reminders after the boundary wait for it: the state, and what it calls for, is another then."""
+    at = next_boundary(cal, clock).at
+    boundaries = tuple(b.kind for b in boundaries_between(cal, clock, at) if b.at == at)
+    weekly = Tick(at=at, boundaries=boundaries, phase_ends_at=phase_window(cal, at)[2])
+    phase, _, phase_ends = phase_window(cal, clock)
+    # when a calendar change has cut the auction phase short, the auction ends at once (at the
+    # instant of the change) rather than at a boundary that had already passed
+    now = clock + timedelta(microseconds=1)
+    cut: tuple[BoundaryKind, ...] = (BoundaryKind.AUCTION_END,)
+    if placements_at(cal, now) <= now:
+        cut = (BoundaryKind.AUCTION_END, BoundaryKind.PLACEMENTS)
+    cut_short = Tick(at=now, boundaries=cut, phase_ends_at=phase_window(cal, now)[2])
+    deadline = {
+        ReminderKind.AUCTION_END: phase_ends if phase is Phase.AUCTION else phase_window(cal, phase_ends)[2],
+        ReminderKind.PRESENT_HAND: placements_at(cal, clock),
+        ReminderKind.STANDARD_VOTE: phase_ends,
+    }
+    found = reminders.calendar_due(options, clock, ((kind, deadline[kind]) for kind in kinds))
+    due = [r for r in found if r.at <= weekly.at]
+    sooner = [r.at for r in due if r.at < weekly.at]
+    if sooner:
+        first = min(sooner)
+        return _Calendar(phase, Tick(at=first, reminders=tuple(r for r in due if r.at == first)), cut_short)
+    if due:
+        weekly = weekly.model_copy(update={"reminders": tuple(r for r in due if r.at == weekly.at)})
+    return _Calendar(phase, weekly, cut_short)
+
+
+_KEPT: dict[int, tuple[weakref.ref[RoundState], Tick]] = {}
+"""Each live state's next tick, by the state's identity; an entry goes with its state."""
+
+
+def _drop(key: int, gone: weakref.ref[RoundState]) -> None:
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] is gone:
+        del _KEPT[key]
 
 
 def next_tick(state: RoundState) -> Tick:
     """The next instant after the state's clock with work due, and what falls there.
 
-    When a calendar change has cut the auction phase short, the auction ends at once (at the
-    instant of the change) rather than at a boundary that had already passed.
+    Kept for the state object: asking again about the same state costs a look-up.
     """
-    cal = state.ruleset.calendar
-    if state.phase is Phase.AUCTION and phase_at(cal, state.clock) is Phase.BARTERING:
-        at = state.clock + timedelta(microseconds=1)
-        kinds: tuple[BoundaryKind, ...] = (BoundaryKind.AUCTION_END,)
-        if placements_at(cal, at) <= at:
-            kinds = (BoundaryKind.AUCTION_END, BoundaryKind.PLACEMENTS)
-        return Tick(at=at, boundaries=kinds, phase_ends_at=phase_window(cal, at)[2])
-    weekly = _calendar_tick(cal, state.clock)
-    due = _calendar_reminders(state, cal, until=weekly.at)
-    sooner = [d for d in engine.deadlines(state) if state.clock < d < weekly.at]
-    sooner += [r.at for r in due if r.at < weekly.at]
-    if sooner:
-        at = min(sooner)
-        return Tick(at=at, reminders=tuple(r for r in due if r.at == at))
-    if due:
-        return weekly.model_copy(update={"reminders": tuple(r for r in due if r.at == weekly.at)})
-    return weekly
+    key = id(state)
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0]() is state:
+        return kept[1]
+    tick = _next_tick(state)
+    _KEPT[key] = (weakref.ref(state, partial(_drop, key)), tick)
+    return tick
 
 
-def _calendar_reminders(state: RoundState, cal: Calendar, *, until: datetime) -> list[CalendarReminder]:
-    """Reminders of the calendar's deadlines that fall after the clock and by ``until`` (the next
-    boundary: after it the state, and so what needs reminding, is another)."""
-    phase, _, phase_ends = phase_window(cal, state.clock)
-    auction_ends = phase_ends if phase is Phase.AUCTION else phase_window(cal, phase_ends)[2]
-    due = reminders.calendar_due(
-        state, auction_ends=auction_ends, placements=placements_at(cal, state.clock), phase_ends=phase_ends
-    )
-    return [r for r in due if r.at <= until]
+def _next_tick(state: RoundState) -> Tick:
+    ruleset = state.ruleset
+    calendar = _calendar(ruleset.calendar, ruleset.reminders, state.clock, reminders.calendar_kinds(state))
+    if state.phase is Phase.AUCTION and calendar.phase is Phase.BARTERING:
+        return calendar.cut_short
+    own = engine.next_deadline(state)
+    return Tick(at=own) if own is not None and own < calendar.tick.at else calendar.tick

@@ -86,6 +86,11 @@ def bench_command(args: argparse.Namespace) -> int:
 
         print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
         return 0
+    if args.due:
+        from bot.bench.due import due_bench
+
+        print(due_bench(args.tick_runs, args.baseline.resolve() if args.baseline is not None else None))
+        return 0
     if args.rule_triggers:
         from bot.bench.rule_triggers import rule_trigger_bench
 

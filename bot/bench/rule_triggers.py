@@ -12,15 +12,12 @@ every timed tick starts after a collection.
 
 from __future__ import annotations
 
-import json
-import os
 import statistics
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.bench.ticks import RULES_GOAL_MS
+from bot.bench.turns import Worker, in_turn
 
 HERE = Path(__file__).resolve().parents[2]
 """This checkout."""
@@ -57,62 +54,17 @@ checkout runs it unchanged."""
 Timed = dict[tuple[str, str, int], list[float]]
 
 
-class _Worker:
-    def __init__(self, checkout: Path, sizes: Sequence[int], seed: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(checkout)}
-        self.checkout = checkout
-        self.process = subprocess.Popen(  # noqa: S603 - this interpreter, on a checkout the operator named
-            [sys.executable, "-P", "-c", WORKER, ",".join(str(s) for s in sizes), seed],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=checkout,
-        )
-
-    def _line(self) -> str:
-        if self.process.stdout is None:  # pragma: no cover - made with a pipe
-            raise RuntimeError("the worker has no output")
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the worker on {self.checkout} stopped (exit {self.process.wait()})")
-        return line
-
-    def ready(self) -> None:
-        if self._line().strip() != "ready":
-            raise RuntimeError(f"the worker on {self.checkout} did not start")
-
-    def run(self, into: Timed) -> None:
-        if self.process.stdin is None:  # pragma: no cover - made with a pipe
-            raise RuntimeError("the worker has no input")
-        self.process.stdin.write("run\n")
-        self.process.stdin.flush()
-        for name, label, size, seconds in json.loads(self._line()):
-            into.setdefault((name, label, int(size)), []).append(float(seconds))
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait()
-
-
 def measure(versions: dict[str, Path], sizes: Sequence[int], runs: int, seed: str) -> dict[str, Timed]:
     """Each version's seconds in the rule triggers, run by run, the versions taking turns."""
-    workers = {label: _Worker(checkout, sizes, seed) for label, checkout in versions.items()}
-    try:
-        for label, worker in workers.items():
-            print(f"[bench] rule triggers: building the ticks' states ({label})", file=sys.stderr, flush=True)
-            worker.ready()
-        found: dict[str, Timed] = {label: {} for label in workers}
-        order = list(workers)
-        for run in range(runs):
-            print(f"[bench] rule triggers, run {run + 1} of {runs}", file=sys.stderr, flush=True)
-            for label in order if run % 2 == 0 else reversed(order):
-                workers[label].run(found[label])
-        return found
-    finally:
-        for worker in workers.values():
-            worker.close()
+    args = ["-c", WORKER, ",".join(str(s) for s in sizes), seed]
+    runs_found = in_turn({label: Worker(path, args) for label, path in versions.items()}, runs, "rule triggers")
+    found: dict[str, Timed] = {}
+    for label, answers in runs_found.items():
+        timed = found[label] = {}
+        for answer in answers:
+            for name, case, size, seconds in answer:
+                timed.setdefault((name, case, int(size)), []).append(float(seconds))
+    return found
 
 
 def report(found: dict[str, Timed], versions: dict[str, Path], sizes: Sequence[int], runs: int) -> str:

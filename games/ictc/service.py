@@ -178,6 +178,9 @@ class LibraryService:
         self._states: dict[str, LibraryState] = {}
         self._stored: dict[str, bool] = {}
         """Whether the guild's library has its row in the store yet (the first commit creates it)."""
+        self._reviews: dict[str, tuple[LibraryState, tuple[datetime, int, int] | None]] = {}
+        """Each guild's next guild vote to count, with the library it was found in: the scheduler asks
+        before every command, and only a new library (a card action) can change the answer."""
         self._locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, guild: str) -> asyncio.Lock:
@@ -208,6 +211,7 @@ class LibraryService:
     def forget(self, guild: str) -> None:
         self._states.pop(guild, None)
         self._stored.pop(guild, None)
+        self._reviews.pop(guild, None)
 
     async def design(self, guild: str, number: int) -> Design | None:
         return (await self.state(guild)).designs.get(number)
@@ -369,14 +373,24 @@ class LibraryService:
     # -- scheduled work --
 
     async def next_due(self, guild: str) -> datetime | None:
-        found = next_review(await self.state(guild))
+        found = await self._next_review(guild)
         return found[0] if found is not None else None
+
+    async def _next_review(self, guild: str) -> tuple[datetime, int, int] | None:
+        """``next_review`` of the guild's library, looked through again only when the library is another."""
+        state = await self.state(guild)
+        kept = self._reviews.get(guild)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        found = next_review(state)
+        self._reviews[guild] = (state, found)
+        return found
 
     async def due(self, guild: str, now: datetime) -> list[tuple[datetime, Note]]:
         """Count every guild vote whose deadline is due by ``now``, in time order, each once."""
         said: list[tuple[datetime, Note]] = []
         for _ in range(MAX_DUE_STEPS):
-            found = next_review(await self.state(guild))
+            found = await self._next_review(guild)
             if found is None or found[0] > now:
                 break
             at, design, version = found

@@ -6,8 +6,9 @@ the simulator and the Discord adapter all reach the same checks.
 
 from __future__ import annotations
 
+import bisect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -176,15 +177,24 @@ def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Tran
     return Transition(state, (RoundStarted(at=ctx.at, ruleset=action.ruleset.name),))
 
 
-def deadlines(state: RoundState) -> list[datetime]:
-    """Instants of scheduled work that the state itself sets (not the weekly calendar): the ends of
-    votes, the reminders of the state's own deadlines, and outbid notices waiting for their minute."""
-    return sorted(
-        proposals.urgent_deadlines(state)
-        + judge.confidence_deadlines(state)
-        + reminders.deadlines(state)
-        + notices.due(state)
-    )
+def next_deadline(state: RoundState) -> datetime | None:
+    """The first instant after the state's clock of scheduled work that the state itself sets (not the
+    weekly calendar): the end of a vote, a reminder of the state's own deadlines, an outbid notice
+    waiting for its minute. Each part's instants are kept while the part is the same (``kept``)."""
+    clock = state.clock
+    found = [
+        _first_after(proposals.voting_ends(state.proposals), clock),
+        _first_after(judge.confidence_ends(state.requests), clock),
+        _first_after(reminders.deadlines(state.requests, state.ruleset.reminders), clock),
+        *(at for at in notices.due(state) if at > clock),
+    ]
+    return min((at for at in found if at is not None), default=None)
+
+
+def _first_after(instants: Sequence[datetime], clock: datetime) -> datetime | None:
+    """The first of ``instants`` (in order) after ``clock``."""
+    i = bisect.bisect_right(instants, clock)
+    return instants[i] if i < len(instants) else None
 
 
 def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:

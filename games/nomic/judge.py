@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from games.nomic.actions import AssentRemoval, CastConfidence, Challenge, GiveRuling, MakeRequest, Resign
@@ -18,6 +19,7 @@ from games.nomic.events import (
     RequestMade,
     RulingGiven,
 )
+from games.nomic.kept import kept
 from games.nomic.state import ConfidenceVote, JudgeRequest, RequestStatus, RoundState, Ruling
 
 MAX_TEXT = 1500
@@ -142,8 +144,10 @@ def apply_confidence(state: RoundState, ctx: Context, action: CastConfidence) ->
     return Transition(state, (ConfidenceCast(action.number, ctx.actor_name, action.overturn),))
 
 
-def confidence_deadlines(state: RoundState) -> list[datetime]:
-    return [r.confidence.ends_at for r in state.requests.values() if r.confidence is not None]
+@kept
+def confidence_ends(requests: Mapping[int, JudgeRequest]) -> tuple[datetime, ...]:
+    """When the votes of confidence end, in order."""
+    return tuple(sorted(r.confidence.ends_at for r in requests.values() if r.confidence is not None))
 
 
 def decide_confidence(state: RoundState, at: datetime) -> Transition:

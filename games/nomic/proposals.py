@@ -8,6 +8,7 @@ arrive as ticks; they never consult a calendar.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from games.nomic import todo
@@ -34,6 +35,7 @@ from games.nomic.events import (
     RulesetAmended,
 )
 from games.nomic.items import Items
+from games.nomic.kept import kept
 from games.nomic.phases import Phase
 from games.nomic.rulelang.force import in_force
 from games.nomic.ruleset import Ruleset
@@ -352,12 +354,20 @@ def passes(state: RoundState, proposal: Proposal, votes_for: int, votes_against:
     return cast > 0 and votes_for * rules.standard_ratio_denominator >= rules.standard_ratio_numerator * cast
 
 
-def urgent_deadlines(state: RoundState) -> list[datetime]:
-    return [
-        p.voting_ends
-        for p in state.proposals.values()
-        if p.status is ProposalStatus.VOTING and p.voting_ends is not None
-    ]
+@kept
+def voting_ends(proposals: Mapping[str, Proposal]) -> tuple[datetime, ...]:
+    """When the votes under way with an end of their own (urgent proposals') end, in order."""
+    return tuple(
+        sorted(
+            p.voting_ends for p in proposals.values() if p.status is ProposalStatus.VOTING and p.voting_ends is not None
+        )
+    )
+
+
+@kept
+def standard_voting(proposals: Mapping[str, Proposal]) -> bool:
+    """Whether a standard proposal is in its vote (it ends with the phase)."""
+    return any(p.kind is ProposalClass.STANDARD and p.status is ProposalStatus.VOTING for p in proposals.values())
 
 
 def decide_due(

@@ -14,14 +14,17 @@ of confidence, requests) are found here. Whether there is anything to say is dec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from games.nomic.actions import CalendarReminder, Tick
 from games.nomic.context import ChannelRole
 from games.nomic.events import Event, when
+from games.nomic.kept import kept
 from games.nomic.phases import Phase, ReminderKind
+from games.nomic.proposals import standard_voting
+from games.nomic.ruleset import Reminders
 from games.nomic.state import JudgeRequest, ProposalClass, ProposalStatus, RequestStatus, RoundState
 
 SHOWN = 10
@@ -161,57 +164,77 @@ def _standard_voting(state: RoundState) -> list[tuple[int, str, str]]:
     )
 
 
-def calendar_due(
-    state: RoundState, *, auction_ends: datetime, placements: datetime, phase_ends: datetime
-) -> list[CalendarReminder]:
-    """The reminders of calendar deadlines the state calls for after its clock (the scheduler gives
-    the deadlines: the auction's end, placements, the end of the phase in force).
+_KINDS = {
+    (auction, presenting, voting): tuple(
+        kind
+        for kind, on in zip(
+            (ReminderKind.AUCTION_END, ReminderKind.PRESENT_HAND, ReminderKind.STANDARD_VOTE),
+            (auction, presenting, voting),
+            strict=True,
+        )
+        if on
+    )
+    for auction in (False, True)
+    for presenting in (False, True)
+    for voting in (False, True)
+}
 
-    Only those with something to remind of as things stand: the state changes with every action,
-    and the scheduler asks again after each one.
-    """
+
+def calendar_kinds(state: RoundState) -> tuple[ReminderKind, ...]:
+    """The calendar deadlines the state has something to remind of as things stand: the state changes
+    with every action, and the scheduler asks again after each one. One tuple for each combination, so
+    that what the scheduler keeps for it is found again (``kept``)."""
     options = state.ruleset.reminders
-    found: list[CalendarReminder] = []
-    if state.phase is Phase.AUCTION and state.lots:
-        found += [
-            CalendarReminder(kind=ReminderKind.AUCTION_END, deadline=auction_ends, hours=h)
-            for h in options.auction_end_hours
-        ]
-    if state.presenting_open:
-        found += [
-            CalendarReminder(kind=ReminderKind.PRESENT_HAND, deadline=placements, hours=h)
-            for h in options.present_hand_hours
-        ]
-    if options.standard_vote_hours and _standard_voting(state):
-        found += [
-            CalendarReminder(kind=ReminderKind.STANDARD_VOTE, deadline=phase_ends, hours=h)
-            for h in options.standard_vote_hours
-        ]
-    return [r for r in found if r.at > state.clock]
+    auction = state.phase is Phase.AUCTION and bool(state.lots)
+    voting = bool(options.standard_vote_hours) and standard_voting(state.proposals)
+    return _KINDS[(auction, state.presenting_open, voting)]
 
 
-def _confidence_instants(state: RoundState) -> Iterable[tuple[datetime, JudgeRequest, int]]:
-    for request in state.requests.values():
+def calendar_due(
+    options: Reminders, clock: datetime, deadlines: Iterable[tuple[ReminderKind, datetime]]
+) -> list[CalendarReminder]:
+    """The reminders of calendar deadlines (``deadlines``: the kinds ``calendar_kinds`` names, each with
+    the deadline the scheduler gives it) that fall after the clock, at each lead time of its kind."""
+    leads = {
+        ReminderKind.AUCTION_END: options.auction_end_hours,
+        ReminderKind.PRESENT_HAND: options.present_hand_hours,
+        ReminderKind.STANDARD_VOTE: options.standard_vote_hours,
+    }
+    found = [
+        CalendarReminder(kind=kind, deadline=deadline, hours=h) for kind, deadline in deadlines for h in leads[kind]
+    ]
+    return [r for r in found if r.at > clock]
+
+
+def _confidence_instants(
+    requests: Mapping[int, JudgeRequest], options: Reminders
+) -> Iterable[tuple[datetime, JudgeRequest, int]]:
+    for request in requests.values():
         vote = request.confidence
         if vote is None:
             continue
-        for hours in state.ruleset.reminders.confidence_vote_hours:
+        for hours in options.confidence_vote_hours:
             at = vote.ends_at - timedelta(hours=hours)
             if at > vote.started_at:  # a lead as long as the vote: its start said it all
                 yield at, request, hours
 
 
-def _request_instants(state: RoundState) -> Iterable[tuple[datetime, JudgeRequest, int]]:
-    for request in state.requests.values():
+def _request_instants(
+    requests: Mapping[int, JudgeRequest], options: Reminders
+) -> Iterable[tuple[datetime, JudgeRequest, int]]:
+    for request in requests.values():
         if request.status is RequestStatus.OPEN:
-            for hours in state.ruleset.reminders.judge_request_hours:
+            for hours in options.judge_request_hours:
                 yield request.at + timedelta(hours=hours), request, hours
 
 
-def deadlines(state: RoundState) -> list[datetime]:
-    """Instants of the reminders of the state's own deadlines, after its clock."""
-    found = [at for at, _, _ in _confidence_instants(state)] + [at for at, _, _ in _request_instants(state)]
-    return [at for at in found if at > state.clock]
+@kept
+def deadlines(requests: Mapping[int, JudgeRequest], options: Reminders) -> tuple[datetime, ...]:
+    """Instants of the reminders of the requests' own deadlines (votes of confidence, waiting requests), in
+    order, passed ones too."""
+    found = [at for at, _, _ in _confidence_instants(requests, options)]
+    found += [at for at, _, _ in _request_instants(requests, options)]
+    return tuple(sorted(found))
 
 
 def remind(state: RoundState, tick: Tick, since: datetime, *, judge: bool = True) -> list[Event]:
@@ -222,7 +245,9 @@ def remind(state: RoundState, tick: Tick, since: datetime, *, judge: bool = True
     events: list[Event] = []
     for due in sorted(set(tick.reminders), key=lambda r: (r.at, r.kind.value, -r.hours)):
         events.extend(_calendar(state, due))
-    for at, request, hours in sorted(_confidence_instants(state), key=lambda t: (t[0], t[1].number)):
+    for at, request, hours in sorted(
+        _confidence_instants(state.requests, state.ruleset.reminders), key=lambda t: (t[0], t[1].number)
+    ):
         if since < at <= tick.at and request.confidence is not None:
             events.append(ConfidenceEnding(request.confidence.ends_at, hours, number=request.number))
     if judge:
@@ -259,7 +284,7 @@ def _judge(state: RoundState, since: datetime, until: datetime) -> list[Event]:
     if judge is None or not state.notices_of(judge).reminders:
         return []
     due: dict[int, tuple[JudgeRequest, int]] = {}
-    for at, request, hours in _request_instants(state):
+    for at, request, hours in _request_instants(state.requests, state.ruleset.reminders):
         if since < at <= until and _answerable(state, request):
             due[request.number] = (request, max(hours, due.get(request.number, (request, 0))[1]))
     if not due:

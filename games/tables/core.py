@@ -211,6 +211,9 @@ class TableCore:
         self._defaults = options or TableOptions()
         self._open: dict[str, dict[str, Table]] = {}
         self._threads: dict[str, dict[str, str]] = {}
+        self._next: dict[str, tuple[dict[str, Table], datetime | None]] = {}
+        """Each guild's next reminder or timeout, with the tables it was found among: the scheduler asks
+        before every command; a table's change (``_commit``) or reading the tables again drops it."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._keepers: list[EndKeeper] = []
 
@@ -226,6 +229,7 @@ class TableCore:
         """Drop the guild's cached tables (another process may have changed them): read again on next use."""
         self._open.pop(guild, None)
         self._threads.pop(guild, None)
+        self._next.pop(guild, None)
 
     # -- reading --
 
@@ -445,6 +449,7 @@ class TableCore:
             tables[new.name] = new
         else:
             tables.pop(new.name, None)
+        self._next.pop(guild, None)
         posts = route(new, step.events, at)
         notes = [TablePost(note, table=new.name, kind="move", at=at) for side in sides for note in side.notes]
         if notes:
@@ -463,8 +468,14 @@ class TableCore:
 
     async def next_due(self, guild: str) -> datetime | None:
         """The instant of the guild's next reminder or timeout, if any table has one."""
-        due = [d[0] for t in (await self._guild(guild)).values() if (d := lobby.next_work(t)) is not None]
-        return min(due) if due else None
+        tables = await self._guild(guild)
+        kept = self._next.get(guild)
+        if kept is not None and kept[0] is tables:
+            return kept[1]
+        due = [d[0] for t in tables.values() if (d := lobby.next_work(t)) is not None]
+        found = min(due) if due else None
+        self._next[guild] = (tables, found)
+        return found
 
     async def due(self, guild: str, now: datetime) -> list[TablePost]:
         """Apply every reminder and timeout due by ``now``, in time order, each once; their posts."""
@@ -476,10 +487,11 @@ class TableCore:
         stale = 0
         for _ in range(MAX_DUE_STEPS):
             tables = await self._guild(guild)
+            looked = tables.values() if only is None else [tables[only]] if only in tables else []
             pending = sorted(
                 (d[0], t.name, d[1], d[2] or "")
-                for t in tables.values()
-                if (only is None or t.name == only) and (d := lobby.next_work(t)) is not None and d[0] <= now
+                for t in looked
+                if (d := lobby.next_work(t)) is not None and d[0] <= now
             )
             if not pending:
                 break
