@@ -67,18 +67,25 @@ class Skirmisher:
 
 
 def _turn(state: BattleState, i: int) -> BattleAction:
-    options = legal.plays(state, i)
-    powers = [p for p in options if state.defn(p.card).kind is CardType.POWER]
-    if powers:
-        return max(powers, key=lambda p: _power_value(state, i, p.card))
-    scored = [(s, p) for p in options if (s := _score(state, i, p)) > 0]
-    if scored:
-        return max(scored, key=lambda sp: (sp[0], -sp[1].card))[1]
+    playable = legal.Playable(state, i)
+    powers = legal.play_options(state, i, (CardType.POWER,))
+    best = _first(playable, sorted(powers, key=lambda p: -_power_value(state, i, p.card)))
+    if best is not None:
+        return best
+    scored = [(s, p) for p in legal.play_options(state, i) if (s := _score(state, i, p)) > 0]
+    best = _first(playable, [p for _, p in sorted(scored, key=lambda sp: (sp[0], -sp[1].card), reverse=True)])
+    if best is not None:
+        return best
     if not state.attacked:
         attack = _attack(state, i)
         if attack is not None:
             return attack
     return EndTurn()
+
+
+def _first(playable: legal.Playable, ranked: list[PlayCard]) -> PlayCard | None:
+    """The first legal play of ``ranked``, best first: the best legal play (the rules asked only as far as needed)."""
+    return next((play for play in ranked if playable(play)), None)
 
 
 def _power_value(state: BattleState, i: int, card: int) -> int:
@@ -226,24 +233,19 @@ def _window(state: BattleState, i: int) -> BattleAction:
     if fight is None or not fight.blocked:
         return Pass()
     table = combat.fights(state)
-    for play in legal.plays(state, i):
+    playable = legal.Playable(state, i)
+    for play in legal.play_options(state, i):
         script = state.defn(play.card).script
         if script is None or not play.targets or not play.targets[0].isdigit():
             continue
         card = int(play.targets[0])
-        if state.controller(card) != i or card not in table:
+        if state.controller(card) != i or card not in table or not playable(play):
             continue
         effect = script.clauses[0].effects[0]
         incoming = _incoming(state, table, card)
         dies = incoming >= _lethal_to(state, card)
-        if effect.name == "prevent" and dies and incoming < _lethal_to(state, card) + effect.amount:
-            return play
-        if (
-            effect.name == "cr_mod"
-            and effect.amount > 0
-            and dies
-            and incoming < _lethal_to(state, card) + effect.amount
-        ):
+        saves = effect.name == "prevent" or (effect.name == "cr_mod" and effect.amount > 0)
+        if saves and dies and incoming < _lethal_to(state, card) + effect.amount:
             return play
     return Pass()
 

@@ -8,34 +8,30 @@ exists (the window's seat, the combat's Soldiers, the choice's hand); and the en
 
 from __future__ import annotations
 
-from collections import Counter
-
-from games.ictc.battle.state import START_HEALTH, BattleState, Ending, Phase
-from games.ictc.battle.table import ZONES, cr_of, is_soldier
+from games.ictc.battle.state import START_HEALTH, BattleState, Card, Ending, Phase
+from games.ictc.battle.table import ZONES, cr_of
 from games.ictc.cards import CardType
 
 
 def invariants(state: BattleState) -> list[str]:
     out: list[str] = []
-    seen: Counter[int] = Counter()
+    if not _each_card_once(state):
+        out.extend(_zone_faults(state))
+    cards, defs, over = state.cards, state.defs, state.over
     for seat, side in enumerate(state.sides):
-        for zone in ZONES:
-            for card in getattr(side, zone):
-                seen[card] += 1
-                if state.card(card).owner != seat:
-                    out.append(f"#{card} is in {state.seats[seat]}'s {zone} but belongs to the other player")
         for perm in side.play:
-            seen[perm.card] += 1
             card = perm.card
-            kind = state.defn(card).kind
-            if state.card(card).owner != seat:
-                out.append(f"#{card} is in {state.seats[seat]}'s play but belongs to the other player")
+            fields = defs[cards[card - 1].defn].fields
+            kind = fields.type
             if kind not in (CardType.SOLDIER, CardType.POWER):
                 out.append(f"#{card} ({kind.value}) is in play; only Soldiers and Power cards stay there")
             if perm.damage < 0 or perm.shield < 0 or perm.armor_used < 0:
                 out.append(f"#{card} has negative damage, shield or armor")
-            if is_soldier(state, card) and perm.damage >= cr_of(state, card) and not state.over:
-                out.append(f"#{card} has {perm.damage} damage at CR {cr_of(state, card)} and is still in play")
+            if kind is CardType.SOLDIER and not over:
+                mine = cards[card - 1].owner == seat
+                cr = max(0, (fields.cr or 0) + perm.cr_perm + perm.cr_eot) if mine else cr_of(state, card)
+                if perm.damage >= cr:
+                    out.append(f"#{card} has {perm.damage} damage at CR {cr} and is still in play")
         if side.health != START_HEALTH - side.lost + side.gained:
             out.append(
                 f"{state.seats[seat]}'s health {side.health} is not {START_HEALTH} - {side.lost} + {side.gained}"
@@ -44,9 +40,8 @@ def invariants(state: BattleState) -> list[str]:
             out.append(f"{state.seats[seat]} has negative totals")
         if any(n <= 0 for _, n in side.pool):
             out.append(f"{state.seats[seat]}'s pool holds an empty entry")
-        if side.health <= 0 and not state.over:
+        if side.health <= 0 and not over:
             out.append(f"{state.seats[seat]} has {side.health} health and the battle goes on")
-    out.extend(f"#{n} is in {seen[n]} zones" for n in range(1, len(state.cards) + 1) if seen[n] != 1)
     if state.window is not None and state.window.seat not in (0, 1):
         out.append("the Flash window's seat does not exist")
     if state.combat is not None:
@@ -66,4 +61,43 @@ def invariants(state: BattleState) -> list[str]:
         out.append("the phase says over but the battle is not")
     if state.turn and state.phase is Phase.CUT:
         out.append("turns began before the cut")
+    return out
+
+
+_OWNED: list[tuple[tuple[Card, ...], tuple[frozenset[int], ...], frozenset[int]]] = []
+"""The cards of each seat, and all, of the battle checked last (its ``cards``, the same tuple in every copy)."""
+
+
+def _each_card_once(state: BattleState) -> bool:
+    """Whether every card is in exactly one zone of its owner's side (the usual case, found in one pass)."""
+    if not _OWNED or _OWNED[0][0] is not state.cards:
+        seats = tuple(
+            frozenset(n for n, c in enumerate(state.cards, 1) if c.owner == s) for s in range(len(state.sides))
+        )
+        _OWNED[:] = [(state.cards, seats, frozenset(range(1, len(state.cards) + 1)))]
+    _, owned, everything = _OWNED[0]
+    placed: list[int] = []
+    for seat, side in enumerate(state.sides):
+        found = [*side.deck, *side.hand, *side.grave, *side.kitty, *side.flashes, *(p.card for p in side.play)]
+        if not owned[seat].issuperset(found):
+            return False
+        placed += found
+    return len(placed) == len(everything) and everything.issuperset(placed)
+
+
+def _zone_faults(state: BattleState) -> list[str]:
+    """Each card out of place: on the other player's side, or in no zone or several."""
+    out: list[str] = []
+    seen: dict[int, int] = {}
+    for seat, side in enumerate(state.sides):
+        for zone in ZONES:
+            for card in getattr(side, zone):
+                seen[card] = seen.get(card, 0) + 1
+                if state.card(card).owner != seat:
+                    out.append(f"#{card} is in {state.seats[seat]}'s {zone} but belongs to the other player")
+        for perm in side.play:
+            seen[perm.card] = seen.get(perm.card, 0) + 1
+            if state.card(perm.card).owner != seat:
+                out.append(f"#{perm.card} is in {state.seats[seat]}'s play but belongs to the other player")
+    out.extend(f"#{n} is in {seen.get(n, 0)} zones" for n in range(1, len(state.cards) + 1) if seen.get(n, 0) != 1)
     return out

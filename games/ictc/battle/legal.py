@@ -7,6 +7,7 @@ and the rest are typed.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import product
 
 from games.ictc.battle import combat, rules
@@ -29,6 +30,7 @@ from games.ictc.battle.effects import candidates, player_ref
 from games.ictc.battle.payment import most_x
 from games.ictc.battle.state import HAND_LIMIT, BattleState, Phase
 from games.ictc.battle.table import soldiers
+from games.ictc.cards import CardType
 from games.tables.engine import GameRuleError
 
 MAX_TARGET_SETS = 12
@@ -48,9 +50,21 @@ def _legal(state: BattleState, seat: int, action: BattleAction) -> bool:
 
 def plays(state: BattleState, seat: int) -> list[PlayCard]:
     """Cards of the hand that can be played now, each with a few choices of X and targets."""
+    legal = Playable(state, seat)
+    return [play for play in play_options(state, seat) if legal(play)]
+
+
+def play_options(state: BattleState, seat: int, kinds: Collection[CardType] = tuple(CardType)) -> list[PlayCard]:
+    """``plays`` before the rules are asked: each card of the hand (of ``kinds``) with its choices of X and targets.
+
+    The targets are drawn from the candidates the rules accept, so whether one is legal depends only
+    on its card and X (``Playable``).
+    """
     out: list[PlayCard] = []
     powers = rules._powers(state, seat)
     for card in state.sides[seat].hand:
+        if state.defn(card).kind not in kinds:
+            continue
         fields = state.defn(card).fields
         xs = [0]
         if fields.cost.x is not None:
@@ -62,12 +76,24 @@ def plays(state: BattleState, seat: int) -> list[PlayCard]:
             for effect in clause.chosen
         ]
         combos = list(product(*slots))[:MAX_TARGET_SETS] if slots else [()]
-        for x in xs:
-            for targets in combos:
-                action = PlayCard(card=card, x=x, targets=tuple(targets))
-                if _legal(state, seat, action):
-                    out.append(action)
+        out.extend(PlayCard(card=card, x=x, targets=tuple(targets)) for x in xs for targets in combos)
     return out
+
+
+class Playable:
+    """Whether a play of ``play_options`` is legal, asking the rules once per card and X."""
+
+    def __init__(self, state: BattleState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._known: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, play: PlayCard) -> bool:
+        key = (play.card, play.x)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = _legal(self.state, self.seat, play)
+        return known
 
 
 def legal_actions(state: BattleState, seat: int) -> list[BattleAction]:

@@ -38,6 +38,7 @@ class Need:
         return "+".join(parts) or "0"
 
 
+@lru_cache(maxsize=1024)
 def need_of(cost: Cost, x: int = 0) -> Need:
     coloured = Counter(dict(cost.coloured))
     generic = cost.generic

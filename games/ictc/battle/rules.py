@@ -431,10 +431,13 @@ def _check_window(state: BattleState, i: int, action: BattleAction) -> None:
 def _powers(state: BattleState, seat: int, besides: int | None = None) -> list[tuple[int, Output]]:
     """The untapped Power cards of ``seat`` and what each makes."""
     out: list[tuple[int, Output]] = []
+    defs, cards = state.defs, state.cards
     for perm in state.sides[seat].play:
-        fields = state.defn(perm.card).fields
-        if not perm.tapped and fields.output is not None and perm.card != besides:
-            out.append((perm.card, fields.output))
+        if perm.tapped or perm.card == besides:
+            continue
+        output = defs[cards[perm.card - 1].defn].fields.output
+        if output is not None:
+            out.append((perm.card, output))
     return out
 
 
@@ -538,7 +541,7 @@ def _step(
     state: BattleState, i: int, action: BattleAction, number: int = 0
 ) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """One step; ``number``: the one the thread showed for it (a replay), else the next one."""
-    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
+    run = Run(state, f"{state.seed}:{state.step}", on_death=effects.on_death)
     undo_to = _undo_target(state, i, action)
     if undo_to is not None:
         return _undo(state, i, undo_to)
@@ -716,7 +719,7 @@ def _start_turn(run: Run, seat: int) -> None:
         else:
             run.draw(seat, 1)
     side = run.side(seat)
-    play = tuple(p.model_copy(update={"tapped": False, "new": False}) for p in side.play)
+    play = tuple(p.model_copy(update={"tapped": False, "new": False}) if p.tapped or p.new else p for p in side.play)
     run.change_side(seat, play=play)
     effects.start_of_turn(run, seat)
 
@@ -793,6 +796,10 @@ def _split(run: Run, i: int, action: SplitDamage) -> None:
     _damage_step(run)
 
 
+_REGROUPED: dict[str, object] = {"cr_eot": 0, "grants_eot": (), "shield": 0, "damage": 0, "armor_used": 0}
+"""What Regroup makes of every card in play (a card that has all of it already stays as it is)."""
+
+
 def _regroup(run: Run) -> None:
     """Temporary effects end, damage heals, Flash cards go to the grave, pools empty; the hand limit."""
     state = run.state
@@ -802,7 +809,7 @@ def _regroup(run: Run) -> None:
             run.put(card, "grave")
         side = run.side(seat)
         play = tuple(
-            p.model_copy(update={"cr_eot": 0, "grants_eot": (), "shield": 0, "damage": 0, "armor_used": 0})
+            p.model_copy(update=_REGROUPED) if p.cr_eot or p.grants_eot or p.shield or p.damage or p.armor_used else p
             for p in side.play
         )
         run.change_side(seat, play=play, pool=(), shield=0, powers_played=0, extra_powers=0)
@@ -1045,7 +1052,7 @@ def judge_key(state: BattleState) -> str | None:
 def timeout(state: BattleState, key: str, number: int = 0) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """A deadline of the battle passed: a Flash window passes; a proposal nobody answered, or a dispute
     nobody ruled on, is dropped (never carried out for someone who was away). ``number`` as ``_step``'s."""
-    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
+    run = Run(state, f"{state.seed}:{state.step}", on_death=effects.on_death)
     if key == window_key(state):
         window = must(state.window)
         run.say("window.timeout", seat=run.seat(window.seat))

@@ -13,14 +13,16 @@ order: with ``seed``, ``defs`` and ``cards`` it rebuilds the battle as it stood 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Literal
+from functools import cached_property
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from games.ictc.cards import CardFields, CardType, script_of
-from games.ictc.script import Script
+from games.ictc.script import KEYWORDS, Script
 
 SEATS = 2
 START_HEALTH = 25
@@ -32,8 +34,41 @@ PLAYER = "P"
 """A player as a target: ``P0`` or ``P1``."""
 
 
+_SET = object.__setattr__
+
+
 class _Value(BaseModel):
+    """A frozen value of the battle.
+
+    The rules copy values for every change, so ``model_copy`` takes a short path (no validation, as
+    pydantic's own) and leaves behind what a ``cached_property`` of the copied value had worked out.
+    The set of fields set is shared between copies while it does not change (nothing changes one).
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        cls = type(self)
+        fields = cls.__pydantic_fields__
+        if deep:
+            copied = super().model_copy(update=update, deep=True)
+            for name in [k for k in copied.__dict__ if k not in fields]:
+                del copied.__dict__[name]
+            return copied
+        values = self.__dict__.copy()
+        if len(values) > len(fields):
+            values = {k: v for k, v in values.items() if k in fields}
+        fields_set = self.__pydantic_fields_set__
+        if update:
+            values.update(update)
+            if not fields_set.issuperset(update):
+                fields_set = fields_set.union(update)
+        copied = cls.__new__(cls)
+        _SET(copied, "__dict__", values)
+        _SET(copied, "__pydantic_extra__", None)
+        _SET(copied, "__pydantic_fields_set__", fields_set)
+        _SET(copied, "__pydantic_private__", None)
+        return copied
 
 
 class BattleOptions(_Value):
@@ -79,13 +114,28 @@ class CardDef(_Value):
     def name(self) -> str:
         return self.fields.name
 
-    @property
+    @cached_property
     def script(self) -> Script | None:
         return script_of(self.fields.script)
 
     @property
     def kind(self) -> CardType:
         return self.fields.type
+
+    @cached_property
+    def keywords(self) -> frozenset[str]:
+        """The printed starter keywords, lower case (``armor 2`` keeps its number)."""
+        return frozenset(k.casefold() for k in self.fields.keywords if k.split(" ")[0].casefold() in KEYWORDS)
+
+    @cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """``keywords`` without their numbers (``armor``)."""
+        return frozenset(k.split(" ")[0] for k in self.keywords)
+
+    @cached_property
+    def restrictions(self) -> frozenset[str]:
+        script = self.script
+        return script.restrictions if script is not None else frozenset()
 
 
 class BattleSetup(_Value):
@@ -323,8 +373,10 @@ class BattleState(_Value):
         return self.seats.index(seat) if seat in self.seats else None
 
     def permanent(self, card: int) -> Permanent | None:
-        side = self.sides[self.card(card).owner]
-        return next((p for p in side.play if p.card == card), None)
+        for perm in self.sides[self.cards[card - 1].owner].play:
+            if perm.card == card:
+                return perm
+        return None
 
     def controller(self, card: int) -> int:
         return self.card(card).owner
