@@ -12,6 +12,10 @@ from games.ictc.battle.state import START_HEALTH, BattleState, Card, Ending, Pha
 from games.ictc.battle.table import ZONES, cr_of
 from games.ictc.cards import CardType
 
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_SOLDIER, _POWER = CardType.SOLDIER, CardType.POWER
+
 
 def invariants(state: BattleState) -> list[str]:
     out: list[str] = []
@@ -23,11 +27,11 @@ def invariants(state: BattleState) -> list[str]:
             card = perm.card
             fields = defs[cards[card - 1].defn].fields
             kind = fields.type
-            if kind not in (CardType.SOLDIER, CardType.POWER):
+            if kind is not _SOLDIER and kind is not _POWER:
                 out.append(f"#{card} ({kind.value}) is in play; only Soldiers and Power cards stay there")
             if perm.damage < 0 or perm.shield < 0 or perm.armor_used < 0:
                 out.append(f"#{card} has negative damage, shield or armor")
-            if kind is CardType.SOLDIER and not over:
+            if kind is _SOLDIER and not over:
                 mine = cards[card - 1].owner == seat
                 cr = max(0, (fields.cr or 0) + perm.cr_perm + perm.cr_eot) if mine else cr_of(state, card)
                 if perm.damage >= cr:

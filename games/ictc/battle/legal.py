@@ -7,8 +7,9 @@ and the rest are typed.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Iterable
 from itertools import product
+from typing import NamedTuple
 
 from games.ictc.battle import combat, rules
 from games.ictc.battle.actions import (
@@ -30,7 +31,6 @@ from games.ictc.battle.effects import candidates, player_ref
 from games.ictc.battle.payment import most_x
 from games.ictc.battle.state import HAND_LIMIT, BattleState, Phase
 from games.ictc.battle.table import soldiers
-from games.ictc.cards import CardType
 from games.tables.engine import GameRuleError
 
 MAX_TARGET_SETS = 12
@@ -51,20 +51,30 @@ def _legal(state: BattleState, seat: int, action: BattleAction) -> bool:
 def plays(state: BattleState, seat: int) -> list[PlayCard]:
     """Cards of the hand that can be played now, each with a few choices of X and targets."""
     legal = Playable(state, seat)
-    return [play for play in play_options(state, seat) if legal(play)]
+    return [option.action() for option in play_options(state, seat) if legal(option)]
 
 
-def play_options(state: BattleState, seat: int, kinds: Collection[CardType] = tuple(CardType)) -> list[PlayCard]:
-    """``plays`` before the rules are asked: each card of the hand (of ``kinds``) with its choices of X and targets.
+class PlayOption(NamedTuple):
+    """A play of a card worked out but not yet asked about (``Playable``), nor made a ``PlayCard``."""
+
+    card: int
+    x: int
+    targets: tuple[str, ...]
+
+    def action(self) -> PlayCard:
+        return PlayCard(card=self.card, x=self.x, targets=self.targets)
+
+
+def play_options(state: BattleState, seat: int, cards: Iterable[int] | None = None) -> list[PlayOption]:
+    """``plays`` before the rules are asked: each card of the hand (or of ``cards``, from the hand) with its
+    choices of X and targets.
 
     The targets are drawn from the candidates the rules accept, so whether one is legal depends only
     on its card and X (``Playable``).
     """
-    out: list[PlayCard] = []
+    out: list[PlayOption] = []
     powers = rules._powers(state, seat)
-    for card in state.sides[seat].hand:
-        if state.defn(card).kind not in kinds:
-            continue
+    for card in state.sides[seat].hand if cards is None else cards:
         fields = state.defn(card).fields
         xs = [0]
         if fields.cost.x is not None:
@@ -76,7 +86,7 @@ def play_options(state: BattleState, seat: int, kinds: Collection[CardType] = tu
             for effect in clause.chosen
         ]
         combos = list(product(*slots))[:MAX_TARGET_SETS] if slots else [()]
-        out.extend(PlayCard(card=card, x=x, targets=tuple(targets)) for x in xs for targets in combos)
+        out.extend(PlayOption(card, x, tuple(targets)) for x in xs for targets in combos)
     return out
 
 
@@ -88,11 +98,11 @@ class Playable:
         self.seat = seat
         self._known: dict[tuple[int, int], bool] = {}
 
-    def __call__(self, play: PlayCard) -> bool:
-        key = (play.card, play.x)
+    def __call__(self, option: PlayOption) -> bool:
+        key = (option.card, option.x)
         known = self._known.get(key)
         if known is None:
-            known = self._known[key] = _legal(self.state, self.seat, play)
+            known = self._known[key] = _legal(self.state, self.seat, option.action())
         return known
 
 

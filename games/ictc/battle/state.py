@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Literal, Self
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from games.ictc.cards import CardFields, CardType, script_of
-from games.ictc.script import KEYWORDS, Script
+from games.ictc.cost import Output
+from games.ictc.script import KEYWORDS, Clause, Script
+from games.tables.frozen import Frozen
 
 SEATS = 2
 START_HEALTH = 25
@@ -34,41 +36,8 @@ PLAYER = "P"
 """A player as a target: ``P0`` or ``P1``."""
 
 
-_SET = object.__setattr__
-
-
-class _Value(BaseModel):
-    """A frozen value of the battle.
-
-    The rules copy values for every change, so ``model_copy`` takes a short path (no validation, as
-    pydantic's own) and leaves behind what a ``cached_property`` of the copied value had worked out.
-    The set of fields set is shared between copies while it does not change (nothing changes one).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        cls = type(self)
-        fields = cls.__pydantic_fields__
-        if deep:
-            copied = super().model_copy(update=update, deep=True)
-            for name in [k for k in copied.__dict__ if k not in fields]:
-                del copied.__dict__[name]
-            return copied
-        values = self.__dict__.copy()
-        if len(values) > len(fields):
-            values = {k: v for k, v in values.items() if k in fields}
-        fields_set = self.__pydantic_fields_set__
-        if update:
-            values.update(update)
-            if not fields_set.issuperset(update):
-                fields_set = fields_set.union(update)
-        copied = cls.__new__(cls)
-        _SET(copied, "__dict__", values)
-        _SET(copied, "__pydantic_extra__", None)
-        _SET(copied, "__pydantic_fields_set__", fields_set)
-        _SET(copied, "__pydantic_private__", None)
-        return copied
+class _Value(Frozen):
+    """A frozen value of the battle (the rules copy it at every change: ``Frozen``)."""
 
 
 class BattleOptions(_Value):
@@ -133,6 +102,16 @@ class CardDef(_Value):
         return frozenset(k.split(" ")[0] for k in self.keywords)
 
     @cached_property
+    def play_clauses(self) -> tuple[Clause, ...]:
+        """The clauses that happen when the card is played."""
+        return self.script.when("play") if self.script is not None else ()
+
+    @cached_property
+    def tap_clauses(self) -> tuple[Clause, ...]:
+        """The abilities used by tapping the card."""
+        return self.script.when("tap") if self.script is not None else ()
+
+    @cached_property
     def restrictions(self) -> frozenset[str]:
         script = self.script
         return script.restrictions if script is not None else frozenset()
@@ -174,6 +153,11 @@ class Phase(StrEnum):
     DISCARD = "discard"
     """Regroup: the active player discards down to the hand limit."""
     OVER = "over"
+
+
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_OVER = Phase.OVER
 
 
 class Permanent(_Value):
@@ -222,6 +206,11 @@ class Side(_Value):
     deck_name: str = ""
     owner: str | None = None
     """The member whose copies the deck is (None: a starter deck for practice)."""
+
+    @cached_property
+    def in_play(self) -> Mapping[int, Permanent]:
+        """The cards in ``play`` by number (the first, were one there twice)."""
+        return {p.card: p for p in reversed(self.play)}
 
 
 class Attack(_Value):
@@ -373,17 +362,27 @@ class BattleState(_Value):
         return self.seats.index(seat) if seat in self.seats else None
 
     def permanent(self, card: int) -> Permanent | None:
-        for perm in self.sides[self.cards[card - 1].owner].play:
-            if perm.card == card:
-                return perm
-        return None
+        return self.sides[self.cards[card - 1].owner].in_play.get(card)
 
     def controller(self, card: int) -> int:
         return self.card(card).owner
 
+    @cached_property
+    def untapped_powers(self) -> tuple[tuple[tuple[int, Output], ...], ...]:
+        """Each side's untapped Power cards in play and what each makes (what pays a cost now)."""
+        defs, cards = self.defs, self.cards
+        return tuple(
+            tuple(
+                (perm.card, output)
+                for perm in side.play
+                if not perm.tapped and (output := defs[cards[perm.card - 1].defn].fields.output) is not None
+            )
+            for side in self.sides
+        )
+
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def step(self) -> int:
