@@ -258,6 +258,7 @@ _UNITS = st.lists(st.tuples(_KEYS, st.integers(1, 2)), min_size=1, max_size=2)
     paid_x=st.integers(0, 3),
 )
 def test_a_cost_counts_as_payable_exactly_when_the_bot_finds_how_to_pay_it(
+    *,
     pool: list[tuple[str, int]],
     outputs: list[list[tuple[str, int]]],
     coloured: list[tuple[str, int]],

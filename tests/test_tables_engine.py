@@ -276,7 +276,12 @@ def test_selfplay_is_repeatable() -> None:
         (
             "ictc",
             2,
-            [("finished", ("p1",), 124), ("finished", ("p2",), 108), ("finished", ("p1",), 121), ("finished", ("p2",), 93)],
+            [
+                ("finished", ("p1",), 124),
+                ("finished", ("p2",), 108),
+                ("finished", ("p1",), 121),
+                ("finished", ("p2",), 93),
+            ],
         ),
         ("wikipedia", 3, [("lost", (), 74), ("won", ("p1", "p2", "p3"), 77), ("lost", (), 72), ("lost", (), 68)]),
     ],

@@ -70,7 +70,7 @@ def play_options(state: BattleState, seat: int, cards: Iterable[int] | None = No
     choices of X and targets.
 
     The targets are drawn from the candidates the rules accept, so whether one is legal depends only
-    on its card and X (``Playable``).
+    on its card and X (``Playable``); a card and X that cannot be paid for are left out at once.
     """
     out: list[PlayOption] = []
     powers = rules._powers(state, seat)
@@ -80,6 +80,9 @@ def play_options(state: BattleState, seat: int, cards: Iterable[int] | None = No
         if fields.cost.x is not None:
             top = most_x(state.sides[seat].pool, powers, fields.cost)
             xs = sorted({x for x in (1, top) if x >= 1}) or [0]
+        xs = [x for x in xs if rules.can_pay(state, seat, card, x)]
+        if not xs:
+            continue
         slots = [
             candidates(state, seat, effect.target) if effect.target is not None else []
             for clause in rules.play_clauses(state, card)
