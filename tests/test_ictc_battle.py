@@ -8,15 +8,19 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.ictc.battle import rules
 from games.ictc.battle.actions import DeclareBlocks, PlayCard
 from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.engine import ENGINE, kitty_outcomes
+from games.ictc.battle.payment import need_of, payable, plan
 from games.ictc.battle.rules import new_game
 from games.ictc.battle.state import BattleOptions, BattleSetup, Ending, Phase
 from games.ictc.battle.table import zone_of
 from games.ictc.cards import Keyword, build_fields
+from games.ictc.cost import Cost, Output
 from games.ictc.palette import Palette
 from games.ictc.starter import builtin_keywords
 from games.tables.engine import IllegalActionError, NotYourTurnError
@@ -216,6 +220,58 @@ def test_a_choice_of_colours_pays_whichever_is_missing_and_a_tap_fills_the_pool(
     assert m.state.sides[0].pool == (("G", 1),)
     with pytest.raises(IllegalActionError, match="tapped already"):
         m.do("alice", f"!tap #{prism}")
+
+
+def test_the_invariants_name_each_card_out_of_place() -> None:
+    """Cards are counted in one pass while all is well; a card lost, twice over or on the wrong side is named."""
+    state = battle(Zones(hand=[HOUND, SCOUT], play=[WELL]), Zones(hand=[THORN]))
+    assert ENGINE.invariants(state) == []
+    mine, theirs = state.sides
+    hound, scout = mine.hand
+    thorn = theirs.hand[0]
+    broken = state.model_copy(
+        update={
+            "sides": (
+                mine.model_copy(update={"hand": (hound,), "grave": (hound, thorn)}),
+                theirs.model_copy(update={"hand": ()}),
+            )
+        }
+    )
+    found = ENGINE.invariants(broken)
+    assert f"#{hound} is in 2 zones" in found
+    assert f"#{scout} is in 0 zones" in found
+    assert f"#{thorn} is in alice's grave but belongs to the other player" in found
+    assert f"#{thorn} is in 1 zones" not in found
+
+
+_KEYS = st.sampled_from(["R", "G", "K", "", "R/G", "G/K"])
+_UNITS = st.lists(st.tuples(_KEYS, st.integers(1, 2)), min_size=1, max_size=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pool=st.lists(st.tuples(_KEYS, st.integers(1, 2)), max_size=3),
+    outputs=st.lists(_UNITS, max_size=7),
+    coloured=st.lists(st.tuples(st.sampled_from("RGK"), st.integers(1, 3)), max_size=2, unique_by=lambda c: c[0]),
+    generic=st.integers(0, 4),
+    x=st.sampled_from([None, "", "R"]),
+    paid_x=st.integers(0, 3),
+)
+def test_a_cost_counts_as_payable_exactly_when_the_bot_finds_how_to_pay_it(
+    *,
+    pool: list[tuple[str, int]],
+    outputs: list[list[tuple[str, int]]],
+    coloured: list[tuple[str, int]],
+    generic: int,
+    x: str | None,
+    paid_x: int,
+) -> None:
+    """Whether a card can be played asks only whether its cost can be paid (``payable``), never which cards
+    to tap (``plan``): both must agree, or a legal play would be refused or an illegal one let through."""
+    powers = [(n * 3 + 1, Output(units=tuple(units))) for n, units in enumerate(outputs)]
+    need = need_of(Cost(coloured=tuple(sorted(coloured)), generic=generic, x=x), paid_x)
+    assert payable(pool, powers, need) == (plan(pool, powers, need) is not None)
+    assert payable(pool, powers[::-1], need) == payable(pool, powers, need), "the order of the cards is no matter"
 
 
 # --- combat -----------------------------------------------------------------------------------------

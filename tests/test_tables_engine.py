@@ -270,6 +270,36 @@ def test_selfplay_is_repeatable() -> None:
     assert (first.statuses, first.turns, first.actions) == (second.statuses, second.turns, second.actions)
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "played"),
+    [
+        (
+            "ictc",
+            2,
+            [
+                ("finished", ("p1",), 124),
+                ("finished", ("p2",), 108),
+                ("finished", ("p1",), 121),
+                ("finished", ("p2",), 93),
+            ],
+        ),
+        ("wikipedia", 3, [("lost", (), 74), ("won", ("p1", "p2", "p3"), 77), ("lost", (), 72), ("lost", (), 68)]),
+    ],
+)
+def test_selfplay_plays_the_same_games_for_a_seed_from_one_version_to_the_next(
+    game: str, players: int, played: list[tuple[str, tuple[str, ...], int]]
+) -> None:
+    """The games a seed plays (who won, in how many moves) are pinned: work on the speed of the rules or the
+    computer players keeps them, and a change that plays other games says so by changing them here."""
+    engine, ai = get_game(game), get_ai(game)
+    games = []
+    for index in range(len(played)):
+        state, actions = play_one(engine, ai, players, game_seed("pin", index))
+        result = engine.result(state)
+        games.append((result.status, result.winners, actions))
+    assert games == played
+
+
 class _Broken:
     """An engine whose invariants fail after the third action."""
 

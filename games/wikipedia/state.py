@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from games.tables.frozen import Frozen
 from games.wikipedia.cards import ARTICLE_OF, ARTICLES, Article
-
-
-class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Protection(StrEnum):
@@ -41,7 +38,7 @@ GA_SECTIONS = 4
 FA_SECTIONS = 5
 
 
-class WikipediaOptions(_Value):
+class WikipediaOptions(Frozen):
     """Every point the rule text leaves open, with the default this engine plays."""
 
     hours_per_turn: int = Field(4, ge=1, le=12, description="hours in each player's positive phase")
@@ -60,13 +57,13 @@ class WikipediaOptions(_Value):
     )
 
 
-class Section(_Value):
+class Section(Frozen):
     fact: int
     support: int
     """A source of the same article or a link to another article."""
 
 
-class Page(_Value):
+class Page(Frozen):
     """One article in the middle of the table."""
 
     article: Article
@@ -91,7 +88,7 @@ def blank_pages() -> tuple[Page, ...]:
     return tuple(Page(article=a) for a in ARTICLES)
 
 
-class WikipediaState(_Value):
+class WikipediaState(Frozen):
     options: WikipediaOptions
     seats: tuple[str, ...]
     """Players in turn order, as given to ``new_game``."""

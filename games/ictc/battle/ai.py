@@ -35,6 +35,11 @@ from games.ictc.battle.table import cr_of, has, soldiers
 from games.ictc.cards import CardType
 from games.tables.model import AI_NAME
 
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_CUT, _DISCARD, _DEFEND, _SPLIT = Phase.CUT, Phase.DISCARD, Phase.DEFEND, Phase.SPLIT
+_POWER, _SOLDIER, _FLASH = CardType.POWER, CardType.SOLDIER, CardType.FLASH
+
 
 class Skirmisher:
     """A computer player for any seat of a battle."""
@@ -51,14 +56,14 @@ class Skirmisher:
         if state.window is not None:
             return _window(state, i)
         phase = state.phase
-        if phase is Phase.CUT:
+        if phase is _CUT:
             return Cut()
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD:
             over = len(state.sides[i].hand) - HAND_LIMIT
             return Discard(cards=tuple(_worst(state, i, list(state.sides[i].hand))[:over]))
-        if phase is Phase.DEFEND:
+        if phase is _DEFEND:
             return _blocks(state, i)
-        if phase is Phase.SPLIT:
+        if phase is _SPLIT:
             return SplitDamage()
         return _turn(state, i)
 
@@ -67,18 +72,46 @@ class Skirmisher:
 
 
 def _turn(state: BattleState, i: int) -> BattleAction:
-    options = legal.plays(state, i)
-    powers = [p for p in options if state.defn(p.card).kind is CardType.POWER]
-    if powers:
-        return max(powers, key=lambda p: _power_value(state, i, p.card))
+    playable = legal.Playable(state, i)
+    hand = state.sides[i].hand
+    powers = legal.play_options(state, i, _copies_once(state, [c for c in hand if _is_power(state, c)]))
+    best = _first(playable, sorted(powers, key=lambda p: -_power_value(state, i, p.card)))
+    if best is not None:
+        return best
+    options = legal.play_options(state, i, _copies_once(state, sorted(hand)))
     scored = [(s, p) for p in options if (s := _score(state, i, p)) > 0]
-    if scored:
-        return max(scored, key=lambda sp: (sp[0], -sp[1].card))[1]
+    best = _first(playable, [p for _, p in sorted(scored, key=lambda sp: (sp[0], -sp[1].card), reverse=True)])
+    if best is not None:
+        return best
     if not state.attacked:
         attack = _attack(state, i)
         if attack is not None:
             return attack
     return EndTurn()
+
+
+def _is_power(state: BattleState, card: int) -> bool:
+    return state.defn(card).kind is _POWER
+
+
+def _copies_once(state: BattleState, cards: list[int]) -> list[int]:
+    """The first card of each design in ``cards``: copies are worth the same and are legal alike, so a copy
+    after the first could only tie with it and lose the tie (first in the hand for Power cards, the lowest
+    number for the rest)."""
+    seen: set[int] = set()
+    out: list[int] = []
+    for card in cards:
+        design = state.cards[card - 1].defn
+        if design not in seen:
+            seen.add(design)
+            out.append(card)
+    return out
+
+
+def _first(playable: legal.Playable, ranked: list[legal.PlayOption]) -> PlayCard | None:
+    """The first legal play of ``ranked``, best first: the best legal play (the rules asked only as far as needed)."""
+    best = next((play for play in ranked if playable(play)), None)
+    return best.action() if best is not None else None
 
 
 def _power_value(state: BattleState, i: int, card: int) -> int:
@@ -100,20 +133,20 @@ def _lethal_to(state: BattleState, card: int) -> int:
     return max(1, cr_of(state, card) - perm.damage) + perm.shield
 
 
-def _score(state: BattleState, i: int, play: PlayCard) -> int:
+def _score(state: BattleState, i: int, play: legal.PlayOption) -> int:
     """What playing ``play`` now is worth (0 or less: not now)."""
     defn = state.defn(play.card)
     fields = defn.fields
-    if fields.type is CardType.SOLDIER:
+    if fields.type is _SOLDIER:
         return 5 + (fields.cr or 0) + len(fields.keywords)
     script = defn.script
     if script is None:
         return 0
-    if fields.type is CardType.FLASH and state.window is None:
+    if fields.type is _FLASH and state.window is None:
         return _tap_before_attack(state, i, play)
     value = 0
     targets = list(play.targets)
-    for clause in script.when("play"):
+    for clause in defn.play_clauses:
         for effect in clause.effects:
             target = targets.pop(0) if effect.target is not None and effect.target.chosen and targets else ""
             amount = effect.value(play.x)
@@ -144,7 +177,7 @@ START_LOW = 18
 """Health at which healing starts to be worth a card."""
 
 
-def _tap_before_attack(state: BattleState, i: int, play: PlayCard) -> int:
+def _tap_before_attack(state: BattleState, i: int, play: legal.PlayOption) -> int:
     """A Flash in one's own turn: only tapping the opponent's best blocker before attacking (a Soldier that
     cannot block any of the attackers, by its restriction or Flight, is no blocker)."""
     script = state.defn(play.card).script
@@ -173,14 +206,17 @@ def _attack(state: BattleState, i: int) -> DeclareAttack | None:
     if not able:
         return None
     face = player_ref(1 - i)
-    blockers = [c for c in soldiers(state, 1 - i) if any(combat.can_block(state, c, a) for a in able)]
+    stops = {c: {a for a in able if combat.can_block(state, c, a)} for c in soldiers(state, 1 - i)}
+    blockers = {c: cr_of(state, c) for c, stopped in stops.items() if stopped}
+    """Each Soldier that can block one of the attackers, and its CR."""
     power = sum(cr_of(state, c) for c in able)
     if power >= state.sides[1 - i].health and not blockers:
         return DeclareAttack(attacks=tuple((c, face) for c in able))
     chosen = []
     for card in able:
-        can_stop = [b for b in blockers if combat.can_block(state, b, card)]
-        punished = any(cr_of(state, b) >= _lethal_to(state, card) for b in can_stop)
+        can_stop = [b for b in blockers if card in stops[b]]
+        lethal = _lethal_to(state, card)
+        punished = any(blockers[b] >= lethal for b in can_stop)
         if not punished or (has(state, card, "vigilant") and not can_stop):
             chosen.append(card)
     if not chosen:
@@ -226,25 +262,20 @@ def _window(state: BattleState, i: int) -> BattleAction:
     if fight is None or not fight.blocked:
         return Pass()
     table = combat.fights(state)
-    for play in legal.plays(state, i):
+    playable = legal.Playable(state, i)
+    for play in legal.play_options(state, i, _copies_once(state, list(state.sides[i].hand))):
         script = state.defn(play.card).script
         if script is None or not play.targets or not play.targets[0].isdigit():
             continue
         card = int(play.targets[0])
-        if state.controller(card) != i or card not in table:
+        if state.controller(card) != i or card not in table or not playable(play):
             continue
         effect = script.clauses[0].effects[0]
         incoming = _incoming(state, table, card)
         dies = incoming >= _lethal_to(state, card)
-        if effect.name == "prevent" and dies and incoming < _lethal_to(state, card) + effect.amount:
-            return play
-        if (
-            effect.name == "cr_mod"
-            and effect.amount > 0
-            and dies
-            and incoming < _lethal_to(state, card) + effect.amount
-        ):
-            return play
+        saves = effect.name == "prevent" or (effect.name == "cr_mod" and effect.amount > 0)
+        if saves and dies and incoming < _lethal_to(state, card) + effect.amount:
+            return play.action()
     return Pass()
 
 

@@ -196,7 +196,7 @@ class BattleEngine(EngineDefaults):
         return views.private_view(state, seat, lang)
 
     def status(self, state: BattleState) -> GameStatus:
-        return "finished" if state.phase is Phase.OVER else "playing"
+        return "finished" if state.over else "playing"
 
     def result(self, state: BattleState) -> GameResult:
         winners = (state.seats[state.winner],) if state.winner is not None else ()

@@ -7,7 +7,9 @@ and the rest are typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import product
+from typing import NamedTuple
 
 from games.ictc.battle import combat, rules
 from games.ictc.battle.actions import (
@@ -48,26 +50,63 @@ def _legal(state: BattleState, seat: int, action: BattleAction) -> bool:
 
 def plays(state: BattleState, seat: int) -> list[PlayCard]:
     """Cards of the hand that can be played now, each with a few choices of X and targets."""
-    out: list[PlayCard] = []
+    legal = Playable(state, seat)
+    return [option.action() for option in play_options(state, seat) if legal(option)]
+
+
+class PlayOption(NamedTuple):
+    """A play of a card worked out but not yet asked about (``Playable``), nor made a ``PlayCard``."""
+
+    card: int
+    x: int
+    targets: tuple[str, ...]
+
+    def action(self) -> PlayCard:
+        return PlayCard(card=self.card, x=self.x, targets=self.targets)
+
+
+def play_options(state: BattleState, seat: int, cards: Iterable[int] | None = None) -> list[PlayOption]:
+    """``plays`` before the rules are asked: each card of the hand (or of ``cards``, from the hand) with its
+    choices of X and targets.
+
+    The targets are drawn from the candidates the rules accept, so whether one is legal depends only
+    on its card and X (``Playable``); a card and X that cannot be paid for are left out at once.
+    """
+    out: list[PlayOption] = []
     powers = rules._powers(state, seat)
-    for card in state.sides[seat].hand:
+    for card in state.sides[seat].hand if cards is None else cards:
         fields = state.defn(card).fields
         xs = [0]
         if fields.cost.x is not None:
             top = most_x(state.sides[seat].pool, powers, fields.cost)
             xs = sorted({x for x in (1, top) if x >= 1}) or [0]
+        xs = [x for x in xs if rules.can_pay(state, seat, card, x)]
+        if not xs:
+            continue
         slots = [
             candidates(state, seat, effect.target) if effect.target is not None else []
             for clause in rules.play_clauses(state, card)
             for effect in clause.chosen
         ]
         combos = list(product(*slots))[:MAX_TARGET_SETS] if slots else [()]
-        for x in xs:
-            for targets in combos:
-                action = PlayCard(card=card, x=x, targets=tuple(targets))
-                if _legal(state, seat, action):
-                    out.append(action)
+        out.extend(PlayOption(card, x, tuple(targets)) for x in xs for targets in combos)
     return out
+
+
+class Playable:
+    """Whether a play of ``play_options`` is legal, asking the rules once per card and X."""
+
+    def __init__(self, state: BattleState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._known: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, option: PlayOption) -> bool:
+        key = (option.card, option.x)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = _legal(self.state, self.seat, option.action())
+        return known
 
 
 def legal_actions(state: BattleState, seat: int) -> list[BattleAction]:

@@ -38,6 +38,7 @@ class Need:
         return "+".join(parts) or "0"
 
 
+@lru_cache(maxsize=1024)
 def need_of(cost: Cost, x: int = 0) -> Need:
     coloured = Counter(dict(cost.coloured))
     generic = cost.generic
@@ -124,8 +125,37 @@ def _rank(output: Output) -> tuple[int, int]:
 
 
 def plan(pool: Sequence[tuple[str, int]], powers: Sequence[tuple[int, Output]], need: Need) -> Payment | None:
-    """The cards to tap (with the pool) to pay ``need``, or None when even all of them cannot."""
-    return _plan(tuple(pool), tuple(powers), need)
+    """The cards to tap (with the pool) to pay ``need``, or None when even all of them cannot.
+
+    The choice depends on the cards' numbers only through their order, so it is worked out (and kept)
+    with the cards numbered 0, 1, ... in the order of their numbers: the same Power cards in play under
+    other numbers, later in the battle or in another one, find it made already.
+    """
+    numbers = sorted(card for card, _ in powers)
+    label = {card: n for n, card in enumerate(numbers)}
+    found = _plan(tuple(pool), tuple((label[card], output) for card, output in powers), need)
+    if found is None or not found.taps:
+        return found
+    return Payment(tuple(numbers[n] for n in found.taps), found.pool)
+
+
+def payable(pool: Sequence[tuple[str, int]], powers: Sequence[tuple[int, Output]], need: Need) -> bool:
+    """Whether ``plan`` finds a way to pay ``need``, without working out which cards it taps.
+
+    With up to ``MAX_EXHAUSTIVE`` Power cards it finds one exactly when the pool and all of them
+    together pay (adding power never makes paying harder), whichever cards they are; with more it
+    may miss one, so ``plan`` itself says.
+    """
+    if len(powers) > MAX_EXHAUSTIVE:
+        return plan(pool, powers, need) is not None
+    return _pays(tuple(pool), tuple(sorted(output.units for _, output in powers)), need)
+
+
+@lru_cache(maxsize=4096)
+def _pays(pool: tuple[tuple[str, int], ...], outputs: tuple[tuple[tuple[str, int], ...], ...], need: Need) -> bool:
+    units = [key for key, n in pool for _ in range(n)]
+    units += [key for output in outputs for key, n in output for _ in range(n)]
+    return shortfall(units, need) == 0
 
 
 @lru_cache(maxsize=4096)
@@ -232,7 +262,7 @@ def most_x(pool: Sequence[tuple[str, int]], powers: Sequence[tuple[int, Output]]
     best = 0
     total = sum(n for _, n in pool) + sum(out.total for _, out in powers)
     for x in range(1, total + 1):
-        if plan(pool, powers, need_of(cost, x)) is None:
+        if not payable(pool, powers, need_of(cost, x)):
             break
         best = x
     return best

@@ -44,7 +44,7 @@ from games.ictc.battle.actions import (
     Withdraw,
 )
 from games.ictc.battle.events import TURN_BEGINS, BattleEvent, Said
-from games.ictc.battle.payment import Payment, add_to_pool, need_of, plan, pool_words, units_of
+from games.ictc.battle.payment import Payment, add_to_pool, need_of, payable, plan, pool_words, units_of
 from games.ictc.battle.state import (
     HAND_LIMIT,
     HAND_SIZE,
@@ -82,6 +82,12 @@ from games.tables.engine import (
 REFEREE_SEAT = -1
 TIMER_SEAT = -2
 PLAYED_NOW = (Phase.POWER, Phase.ACTION)
+
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_CUT, _POWER, _DEFEND, _SPLIT, _DISCARD = Phase.CUT, Phase.POWER, Phase.DEFEND, Phase.SPLIT, Phase.DISCARD
+_TURN_PHASES = (Phase.POWER, Phase.ACTION, Phase.DISCARD)
+_POWER_CARD, _SOLDIER_CARD, _ACTION_CARD = CardType.POWER, CardType.SOLDIER, CardType.ACTION
 
 
 # --- the deal ---------------------------------------------------------------------------------------
@@ -209,14 +215,14 @@ def awaiting(state: BattleState) -> frozenset[int]:
         return frozenset({state.choice.seat})
     if state.window is not None:
         return frozenset({state.window.seat})
-    if state.phase is Phase.CUT:
+    if state.phase is _CUT:
         # one after the other: each cuts the other's deck
         return frozenset(next(([i] for i in range(SEATS) if not state.sides[1 - i].cut), []))
-    if state.phase in (Phase.POWER, Phase.ACTION, Phase.DISCARD):
+    if state.phase in _TURN_PHASES:
         return frozenset({state.active})
-    if state.phase is Phase.DEFEND:
+    if state.phase is _DEFEND:
         return frozenset({1 - state.active})
-    if state.phase is Phase.SPLIT and state.combat is not None and state.combat.split_seat is not None:
+    if state.phase is _SPLIT and state.combat is not None and state.combat.split_seat is not None:
         return frozenset({state.combat.split_seat})
     return frozenset()
 
@@ -265,7 +271,7 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
         for adj in action.adjustments:
             if adj.card is not None and not adjust.nameable(state, i, adj.card):
                 raise adjust.unseen(adj.card)
-        if state.phase is Phase.CUT:
+        if state.phase is _CUT:
             raise IllegalActionError("adjustments wait until the battle has begun")
         if not action.adjustments:
             raise IllegalActionError("propose at least one adjustment")
@@ -292,28 +298,28 @@ def check_index(state: BattleState, i: int, action: BattleAction, seat: str = ""
             + _PASS_INSTEAD[phase]
         )
     if isinstance(action, Cut):
-        if phase is not Phase.CUT:
+        if phase is not _CUT:
             raise IllegalActionError("the decks were cut already")
         deck = state.sides[1 - i].deck
         if action.at is not None and not 1 <= action.at < len(deck):
             raise IllegalActionError(f"cut at 1 to {len(deck) - 1} cards from the top")
         return
-    if phase is Phase.CUT:
+    if phase is _CUT:
         raise IllegalActionError("first cut your opponent's deck: `!cut`")
     if isinstance(action, Discard):
-        if phase is not Phase.DISCARD:
+        if phase is not _DISCARD:
             raise IllegalActionError("there is nothing to discard now")
         hand = state.sides[i].hand
         _check_discard(state, i, action.cards, len(hand) - HAND_LIMIT)
         return
-    if phase is Phase.DISCARD:
+    if phase is _DISCARD:
         raise IllegalActionError(f"discard down to {HAND_LIMIT} cards first: `!discard #N ...`")
-    if phase is Phase.DEFEND:
+    if phase is _DEFEND:
         if not isinstance(action, DeclareBlocks):
             raise IllegalActionError("declare your blockers: `!block #blocker > #attacker, ...` or `!block none`")
         combat.check_blocks(state, i, action.blocks)
         return
-    if phase is Phase.SPLIT:
+    if phase is _SPLIT:
         if not isinstance(action, SplitDamage):
             raise IllegalActionError("split your Soldiers' damage: `!split auto`, or `!split #12: #21=1, #22=2`")
         combat.check_split(state, i, action.splits)
@@ -428,14 +434,10 @@ def _check_window(state: BattleState, i: int, action: BattleAction) -> None:
     raise IllegalActionError("a Flash window is open: play a Flash card or `!pass`")
 
 
-def _powers(state: BattleState, seat: int, besides: int | None = None) -> list[tuple[int, Output]]:
-    """The untapped Power cards of ``seat`` and what each makes."""
-    out: list[tuple[int, Output]] = []
-    for perm in state.sides[seat].play:
-        fields = state.defn(perm.card).fields
-        if not perm.tapped and fields.output is not None and perm.card != besides:
-            out.append((perm.card, fields.output))
-    return out
+def _powers(state: BattleState, seat: int, besides: int | None = None) -> tuple[tuple[int, Output], ...]:
+    """The untapped Power cards of ``seat`` and what each makes (but ``besides``)."""
+    powers = state.untapped_powers[seat]
+    return powers if besides is None else tuple(p for p in powers if p[0] != besides)
 
 
 def payment(state: BattleState, seat: int, card: int, x: int, besides: int | None = None) -> Payment | None:
@@ -443,9 +445,13 @@ def payment(state: BattleState, seat: int, card: int, x: int, besides: int | Non
     return plan(state.sides[seat].pool, _powers(state, seat, besides), need_of(cost, x))
 
 
+def can_pay(state: BattleState, seat: int, card: int, x: int) -> bool:
+    """Whether ``payment`` finds a way to pay for ``card`` (with X as ``x``)."""
+    return payable(state.sides[seat].pool, _powers(state, seat), need_of(state.defn(card).fields.cost, x))
+
+
 def play_clauses(state: BattleState, card: int) -> tuple[Clause, ...]:
-    script = state.defn(card).script
-    return script.when("play") if script is not None else ()
+    return state.defn(card).play_clauses
 
 
 def check_play(state: BattleState, seat: int, action: PlayCard) -> None:
@@ -456,12 +462,12 @@ def check_play(state: BattleState, seat: int, action: PlayCard) -> None:
     fields = state.defn(card).fields
     kind = fields.type
     in_window = state.window is not None
-    if kind is CardType.POWER:
-        if state.phase is not Phase.POWER or in_window or seat != state.active:
+    if kind is _POWER_CARD:
+        if state.phase is not _POWER or in_window or seat != state.active:
             raise IllegalActionError("Power cards are played in your Power-Up, before anything else that turn")
         if side.powers_played >= 1 + side.extra_powers:
             raise IllegalActionError("you have played your Power card this turn")
-    elif kind in (CardType.SOLDIER, CardType.ACTION) and (
+    elif (kind is _SOLDIER_CARD or kind is _ACTION_CARD) and (
         in_window or seat != state.active or state.phase not in PLAYED_NOW
     ):
         raise IllegalActionError(f"{kind.display} cards are played in your own Action phase")
@@ -469,7 +475,7 @@ def check_play(state: BattleState, seat: int, action: PlayCard) -> None:
         raise IllegalActionError(f"{fields.name} has no X in its cost")
     if action.x < 0 or action.x > 30:
         raise IllegalActionError("X is from 0 to 30")
-    if payment(state, seat, card, action.x) is None:
+    if not can_pay(state, seat, card, action.x):
         raise IllegalActionError(
             f"you cannot pay {fields.cost.text()}{f' with X={action.x}' if fields.cost.x is not None else ''}"
             f" now (pool {pool_words(side.pool)}, {len(_powers(state, seat))} untapped Power cards)"
@@ -497,8 +503,7 @@ def _check_tap(state: BattleState, seat: int, card: int) -> None:
 
 
 def tap_clauses(state: BattleState, card: int) -> tuple[Clause, ...]:
-    script = state.defn(card).script
-    return script.when("tap") if script is not None else ()
+    return state.defn(card).tap_clauses
 
 
 def check_use(state: BattleState, seat: int, action: UseAbility) -> None:
@@ -514,10 +519,9 @@ def check_use(state: BattleState, seat: int, action: UseAbility) -> None:
     if is_soldier(state, card) and perm.new and not has(state, card, "haste"):
         raise IllegalActionError(f"{state.name(card)} came into play this turn and has no Haste")
     clause = clauses[0]
-    if clause.cost is not None:
-        paid = plan(state.sides[seat].pool, _powers(state, seat, besides=card), need_of(clause.cost))
-        if paid is None:
-            raise IllegalActionError(f"you cannot pay {clause.cost.text()} now")
+    cost = clause.cost
+    if cost is not None and not payable(state.sides[seat].pool, _powers(state, seat, besides=card), need_of(cost)):
+        raise IllegalActionError(f"you cannot pay {cost.text()} now")
     _check_clause_targets(state, seat, (clause,), action.targets)
 
 
@@ -538,7 +542,7 @@ def _step(
     state: BattleState, i: int, action: BattleAction, number: int = 0
 ) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """One step; ``number``: the one the thread showed for it (a replay), else the next one."""
-    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
+    run = Run(state, f"{state.seed}:{state.step}", on_death=effects.on_death)
     undo_to = _undo_target(state, i, action)
     if undo_to is not None:
         return _undo(state, i, undo_to)
@@ -716,7 +720,7 @@ def _start_turn(run: Run, seat: int) -> None:
         else:
             run.draw(seat, 1)
     side = run.side(seat)
-    play = tuple(p.model_copy(update={"tapped": False, "new": False}) for p in side.play)
+    play = tuple(p.model_copy(update={"tapped": False, "new": False}) if p.tapped or p.new else p for p in side.play)
     run.change_side(seat, play=play)
     effects.start_of_turn(run, seat)
 
@@ -793,6 +797,10 @@ def _split(run: Run, i: int, action: SplitDamage) -> None:
     _damage_step(run)
 
 
+_REGROUPED: dict[str, object] = {"cr_eot": 0, "grants_eot": (), "shield": 0, "damage": 0, "armor_used": 0}
+"""What Regroup makes of every card in play (a card that has all of it already stays as it is)."""
+
+
 def _regroup(run: Run) -> None:
     """Temporary effects end, damage heals, Flash cards go to the grave, pools empty; the hand limit."""
     state = run.state
@@ -802,7 +810,7 @@ def _regroup(run: Run) -> None:
             run.put(card, "grave")
         side = run.side(seat)
         play = tuple(
-            p.model_copy(update={"cr_eot": 0, "grants_eot": (), "shield": 0, "damage": 0, "armor_used": 0})
+            p.model_copy(update=_REGROUPED) if p.cr_eot or p.grants_eot or p.shield or p.damage or p.armor_used else p
             for p in side.play
         )
         run.change_side(seat, play=play, pool=(), shield=0, powers_played=0, extra_powers=0)
@@ -1045,7 +1053,7 @@ def judge_key(state: BattleState) -> str | None:
 def timeout(state: BattleState, key: str, number: int = 0) -> tuple[BattleState, tuple[BattleEvent, ...]]:
     """A deadline of the battle passed: a Flash window passes; a proposal nobody answered, or a dispute
     nobody ruled on, is dropped (never carried out for someone who was away). ``number`` as ``_step``'s."""
-    run = Run(state, random.Random(f"{state.seed}:{state.step}"), on_death=effects.on_death)
+    run = Run(state, f"{state.seed}:{state.step}", on_death=effects.on_death)
     if key == window_key(state):
         window = must(state.window)
         run.say("window.timeout", seat=run.seat(window.seat))

@@ -13,14 +13,18 @@ order: with ``seed``, ``defs`` and ``cards`` it rebuilds the battle as it stood 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from games.ictc.cards import CardFields, CardType, script_of
-from games.ictc.script import Script
+from games.ictc.cost import Output
+from games.ictc.script import KEYWORDS, Clause, Script
+from games.tables.frozen import Frozen
 
 SEATS = 2
 START_HEALTH = 25
@@ -32,8 +36,8 @@ PLAYER = "P"
 """A player as a target: ``P0`` or ``P1``."""
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Value(Frozen):
+    """A frozen value of the battle (the rules copy it at every change: ``Frozen``)."""
 
 
 class BattleOptions(_Value):
@@ -79,13 +83,38 @@ class CardDef(_Value):
     def name(self) -> str:
         return self.fields.name
 
-    @property
+    @cached_property
     def script(self) -> Script | None:
         return script_of(self.fields.script)
 
     @property
     def kind(self) -> CardType:
         return self.fields.type
+
+    @cached_property
+    def keywords(self) -> frozenset[str]:
+        """The printed starter keywords, lower case (``armor 2`` keeps its number)."""
+        return frozenset(k.casefold() for k in self.fields.keywords if k.split(" ")[0].casefold() in KEYWORDS)
+
+    @cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """``keywords`` without their numbers (``armor``)."""
+        return frozenset(k.split(" ")[0] for k in self.keywords)
+
+    @cached_property
+    def play_clauses(self) -> tuple[Clause, ...]:
+        """The clauses that happen when the card is played."""
+        return self.script.when("play") if self.script is not None else ()
+
+    @cached_property
+    def tap_clauses(self) -> tuple[Clause, ...]:
+        """The abilities used by tapping the card."""
+        return self.script.when("tap") if self.script is not None else ()
+
+    @cached_property
+    def restrictions(self) -> frozenset[str]:
+        script = self.script
+        return script.restrictions if script is not None else frozenset()
 
 
 class BattleSetup(_Value):
@@ -124,6 +153,11 @@ class Phase(StrEnum):
     DISCARD = "discard"
     """Regroup: the active player discards down to the hand limit."""
     OVER = "over"
+
+
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_OVER = Phase.OVER
 
 
 class Permanent(_Value):
@@ -172,6 +206,11 @@ class Side(_Value):
     deck_name: str = ""
     owner: str | None = None
     """The member whose copies the deck is (None: a starter deck for practice)."""
+
+    @cached_property
+    def in_play(self) -> Mapping[int, Permanent]:
+        """The cards in ``play`` by number (the first, were one there twice)."""
+        return {p.card: p for p in reversed(self.play)}
 
 
 class Attack(_Value):
@@ -323,15 +362,27 @@ class BattleState(_Value):
         return self.seats.index(seat) if seat in self.seats else None
 
     def permanent(self, card: int) -> Permanent | None:
-        side = self.sides[self.card(card).owner]
-        return next((p for p in side.play if p.card == card), None)
+        return self.sides[self.cards[card - 1].owner].in_play.get(card)
 
     def controller(self, card: int) -> int:
         return self.card(card).owner
 
+    @cached_property
+    def untapped_powers(self) -> tuple[tuple[tuple[int, Output], ...], ...]:
+        """Each side's untapped Power cards in play and what each makes (what pays a cost now)."""
+        defs, cards = self.defs, self.cards
+        return tuple(
+            tuple(
+                (perm.card, output)
+                for perm in side.play
+                if not perm.tapped and (output := defs[cards[perm.card - 1].defn].fields.output) is not None
+            )
+            for side in self.sides
+        )
+
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def step(self) -> int:

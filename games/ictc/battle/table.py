@@ -14,10 +14,13 @@ from typing import TypeVar
 from games.ictc.battle.events import BattleEvent, said, told
 from games.ictc.battle.state import PLAYER, BattleState, Ending, Permanent, Phase, Side
 from games.ictc.cards import CardType
-from games.ictc.script import KEYWORDS
 
 ZONES = ("deck", "hand", "grave", "kitty", "flashes")
 """The zones that are tuples of card numbers (``play`` holds permanents)."""
+
+# Enum members used on every move, read once: in Python 3.11 reading a member through its enum class
+# costs some twenty times a plain name.
+_SOLDIER = CardType.SOLDIER
 
 OnDeath = Callable[["Run", int, int], None]
 T = TypeVar("T")
@@ -36,15 +39,18 @@ def must(value: T | None) -> T:
 
 def keywords_of(state: BattleState, card: int) -> frozenset[str]:
     """The starter keywords a card in play has now, lower case (``armor 2`` keeps its number)."""
-    found = {k.casefold() for k in state.defn(card).fields.keywords if k.split(" ")[0].casefold() in KEYWORDS}
+    found = state.defn(card).keywords
     perm = state.permanent(card)
-    if perm is not None:
-        found |= {k.casefold() for k in (*perm.grants, *perm.grants_eot)}
-    return frozenset(found)
+    if perm is not None and (perm.grants or perm.grants_eot):
+        found = found | {k.casefold() for k in (*perm.grants, *perm.grants_eot)}
+    return found
 
 
 def has(state: BattleState, card: int, keyword: str) -> bool:
-    return any(k.split(" ")[0] == keyword for k in keywords_of(state, card))
+    if keyword in state.defn(card).keyword_names:
+        return True
+    perm = state.permanent(card)
+    return perm is not None and any(k.casefold().split(" ")[0] == keyword for k in (*perm.grants, *perm.grants_eot))
 
 
 def armor_of(state: BattleState, card: int) -> int:
@@ -61,17 +67,21 @@ def cr_of(state: BattleState, card: int) -> int:
 
 
 def is_soldier(state: BattleState, card: int) -> bool:
-    return state.defn(card).kind is CardType.SOLDIER
+    return state.defs[state.cards[card - 1].defn].fields.type is _SOLDIER
 
 
 def soldiers(state: BattleState, seat: int | None = None) -> list[int]:
-    seats = (0, 1) if seat is None else (seat,)
-    return [p.card for i in seats for p in state.sides[i].play if is_soldier(state, p.card)]
+    defs, cards = state.defs, state.cards
+    return [
+        p.card
+        for side in (state.sides if seat is None else (state.sides[seat],))
+        for p in side.play
+        if defs[cards[p.card - 1].defn].fields.type is _SOLDIER
+    ]
 
 
 def restricted(state: BattleState, card: int, what: str) -> bool:
-    script = state.defn(card).script
-    return script is not None and what in script.restrictions
+    return what in state.defn(card).restrictions
 
 
 def zone_of(state: BattleState, card: int) -> str:
@@ -98,11 +108,18 @@ def target_words(state: BattleState, target: str) -> str:
 class Run:
     """One step in progress."""
 
-    def __init__(self, state: BattleState, rng: random.Random, on_death: OnDeath | None = None) -> None:
+    def __init__(self, state: BattleState, rng: random.Random | str, on_death: OnDeath | None = None) -> None:
         self.state = state
-        self.rng = rng
+        self._rng = rng
+        """The step's dice, or the seed they are rolled from (made at the first roll: most steps roll none)."""
         self.events: list[BattleEvent] = []
         self.on_death = on_death
+
+    @property
+    def rng(self) -> random.Random:
+        if isinstance(self._rng, str):
+            self._rng = random.Random(self._rng)
+        return self._rng
 
     # -- saying --
 
