@@ -127,15 +127,15 @@ class GroupCommit(Generic[J]):
     One batch is written at a time, and the next starts as soon as it is settled, with every job
     queued meanwhile. Nothing awaits a batch: it is started, and its end (a callback) settles its
     jobs and starts the next, so a caller who is cancelled while it waits never cuts a write short,
-    and an idle store runs no task at all. ``closing``: a job to add at the end of every batch (a
-    replay's progress marks), or None.
+    and an idle store runs no task at all. ``closing``: asked with each batch's jobs, a job to add at
+    its end (a replay's progress marks), or None.
     """
 
     def __init__(
         self,
         conn: BatchConnection[J],
         *,
-        closing: Callable[[], J | None] | None = None,
+        closing: Callable[[Sequence[J]], J | None] | None = None,
         max_batch: int = MAX_BATCH,
     ) -> None:
         self._conn = conn
@@ -183,15 +183,22 @@ class GroupCommit(Generic[J]):
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Written] = loop.create_future()
-        if self._busy or self._closing is not None or self._queue:
+        if self._busy or self._queue:
             self._queue.append((job, future))
             if not self._busy:
                 self._start()
         else:  # an idle writer (so an empty queue): a batch of this job alone, with no queue to go through
             self._busy = True
-            done = partial(self._finish_one, job, future)
+            jobs = [job]
+            extra = self._closing(jobs) if self._closing is not None else None
+            done: Callable[[list[Outcome] | BaseException], None]
+            if extra is None:
+                done = partial(self._finish_one, job, future)
+            else:
+                done = partial(self._finish, [(job, future)], extra)
+                jobs.append(extra)
             try:
-                self._conn.start([job], done)
+                self._conn.start(jobs, done)
             except Exception as exc:  # noqa: BLE001 - whatever stops the engine fails the job
                 loop.call_soon(done, exc)
         if queued is not None:
@@ -240,8 +247,8 @@ class GroupCommit(Generic[J]):
         """Write the jobs queued so far (up to ``max_batch``) in one transaction; its end settles them."""
         self._busy = True
         batch = [self._queue.popleft() for _ in range(min(len(self._queue), self._max_batch))]
-        extra = self._closing() if self._closing is not None else None
         written: list[J] = [job for job, _ in batch]
+        extra = self._closing(written) if self._closing is not None else None
         if extra is not None:
             written.append(extra)
         done = partial(self._finish, batch, extra)
