@@ -19,7 +19,7 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.members import unknown_member
 from games.nomic.ruleset import Ruleset, load_ruleset
 from games.nomic.service import RoundService
-from games.tables.service import TableService
+from games.tables.service import TableService, is_table_name
 from scheduler.due import opening
 
 GUILD = "sim"
@@ -268,8 +268,9 @@ class World:
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
         dm = line.channel == DM
-        # channels the round does not name may be thread games' threads (``wikipedia-1``)
-        thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER and not dm else None
+        # channels the round does not name may be thread games' threads, named as tables are (``wikipedia-1``)
+        name = line.channel.lstrip("#")
+        thread = name if ctx.channel is ChannelRole.OTHER and not dm and is_table_name(name) else None
         posts = await self.router.message(
             self.guild, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread, dm=dm
         )

@@ -365,6 +365,9 @@ class RoundService:
         self._tick_snapshot_tail = tick_snapshot_tail
         self._snapshot_seq: dict[str, int] = {}
         """The seq of each cached guild's latest stored snapshot."""
+        self._unlogged: tuple[str, str] | None = None
+        """The last (guild, event) the store was asked about and had not logged, for the one question
+        that follows a refusal at once (``_logged``); dropped when this process logs the event."""
 
     @property
     def store(self) -> ActionStore:
@@ -421,6 +424,7 @@ class RoundService:
         async with self._lock(guild):
             if await self._load(guild) is not None:
                 return Outcome(error=ConflictError("the round has already started"))
+            self._unlogged = None
             seed = seed if seed is not None else secrets.token_hex(16)
             step = engine.start_round(guild, seed, ctx, action)
             body = json.dumps({**json.loads(_Entry(ctx=ctx, action=action).model_dump_json()), "seed": seed})
@@ -519,7 +523,14 @@ class RoundService:
     async def _logged(self, guild: str, event_id: str) -> bool:
         if not event_id:
             return False
-        return event_id in self._in_flight.get(guild, ()) or await self._store.has_event(guild, event_id)
+        if event_id in self._in_flight.get(guild, ()):
+            return True
+        if self._unlogged == (guild, event_id):
+            self._unlogged = None  # asked again right away (the router, of the refusal it answers): once
+            return False
+        found = await self._store.has_event(guild, event_id)
+        self._unlogged = None if found else (guild, event_id)
+        return found
 
     async def tick(self, guild: str, tick: Tick) -> Outcome:
         """Apply the scheduled work due at ``tick.at``, exactly once."""
@@ -562,6 +573,7 @@ class RoundService:
             tick and seq - self._snapshot_seq.get(guild, 0) >= self._tick_snapshot_tail
         )
         self._states[guild] = new
+        self._unlogged = None
         if event:
             events = self._in_flight.get(guild)
             if events is None:
@@ -638,6 +650,7 @@ class RoundService:
                 self._snapshot_seq[guild] = state.seq
 
     def forget(self, guild: str) -> None:
+        self._unlogged = None
         self._states.pop(guild, None)
         self._durable.pop(guild, None)
         self._snapshot_seq.pop(guild, None)
