@@ -294,7 +294,7 @@ class _Queued:
     store commits); ``settled`` moves the durable state on, or the latest one back.
     """
 
-    __slots__ = ("_guild", "_lock", "_service", "_state", "event", "released", "settled_yet", "snapshot")
+    __slots__ = ("_guild", "_lock", "_service", "_state", "event", "parks", "released", "settled_yet", "snapshot")
 
     def __init__(
         self, service: RoundService, guild: str, state: RoundState, event: str, lock: asyncio.Lock, *, snapshot: bool
@@ -309,11 +309,18 @@ class _Queued:
         """Whether the action's transaction also writes a snapshot of the state."""
         self.released = False
         self.settled_yet = False
+        self.parks = True
+        """Whether queueing it tells ``RoundService.on_queued`` (not when another store's part rides on it,
+        whose own state follows only the commit)."""
 
     def queued(self) -> None:
         if not self.released:
             self.released = True
             self._lock.release()
+            hook = self._service.on_queued
+            if hook is not None and self.parks:
+                self._service.on_queued = None
+                hook()
 
     def settled(self, written: bool, *, behind: bool = False) -> None:
         """Called in commit order, before the waiting action resumes."""
@@ -365,6 +372,12 @@ class RoundService:
         self._tick_snapshot_tail = tick_snapshot_tail
         self._snapshot_seq: dict[str, int] = {}
         """The seq of each cached guild's latest stored snapshot."""
+        self.reads_queued = False
+        """Whether ``state`` gives the state with the actions still being committed applied: for a caller
+        that answers nothing before every action queued ahead of it is durable (a replay that applies its
+        next line while the previous one commits), and stops at the first write that fails."""
+        self.on_queued: Callable[[], None] | None = None
+        """Told once, when the next action is queued for its commit (the caller may go on meanwhile)."""
         self._unlogged: tuple[str, str] | None = None
         """The last (guild, event) the store was asked about and had not logged, for the one question
         that follows a refusal at once (``_logged``); dropped when this process logs the event."""
@@ -381,8 +394,8 @@ class RoundService:
         return lock
 
     async def state(self, guild: str) -> RoundState | None:
-        """The guild's current (committed) state, loaded from the store on first use."""
-        cached = self._durable.get(guild)
+        """The guild's current (committed) state, loaded from the store on first use (see ``reads_queued``)."""
+        cached = (self._states if self.reads_queued else self._durable).get(guild)
         if cached is not None:
             return cached
         async with self._lock(guild):
@@ -486,6 +499,7 @@ class RoundService:
                 noted = modlog.entry(ctx, action, step.events)
                 mod_log = () if noted is None else (noted,)
                 watch = self._watch(guild, event, step, lock)
+                watch.parks = joined is None
                 return await self._commit(
                     guild, ctx, action, step, source_line, watch=watch, joined=joined, mod_log=mod_log
                 )
