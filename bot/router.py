@@ -57,7 +57,7 @@ from games.nomic.proposals import reaction_of
 from games.nomic.rulelang import known_item_names
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
-from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService
+from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService, answers_outside
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
@@ -347,11 +347,18 @@ class Router:
     # -- a command's answer, once --
 
     async def _once(
-        self, guild: str, ctx: Context, source_line: int | None, answer: Callable[[], Awaitable[list[Post] | None]]
+        self,
+        guild: str,
+        ctx: Context,
+        source_line: int | None,
+        answer: Callable[[], Awaitable[list[Post] | None]],
+        logged: Callable[[str, str], Awaitable[bool]] | None = None,
     ) -> list[Post] | None:
         """A command's ``answer``, unless its event was refused before: delivered again, it changes nothing
         and is not answered again, even if it could be carried out now. Every entry of a command
-        (``run``, ``round_command``, ``table_command``...) answers through here, once per command."""
+        (``run``, ``round_command``, ``table_command``...) answers through here, once per command.
+        ``logged``: whether a store logged the event, asked of a refusal (by default every store; an
+        entry whose commands only one store logs asks that one)."""
         event = ctx.event_id
         if event:
             refused = self.refusals.known(guild, event)  # (without a coroutine on the path of every command)
@@ -362,7 +369,7 @@ class Router:
             return posts
         if not await self.refusals.claim(guild, event, ctx.at):
             return []  # the same event delivered twice at once: the other delivery answers it
-        if await self._logged(guild, event):
+        if await (logged or self._logged)(guild, event):
             # a refusal of an event a store logged already: that event delivered again, refused by the
             # state it made (``!challenge accept`` once accepted); it was answered the first time
             return []
@@ -476,7 +483,10 @@ class Router:
             else:
                 action = Stand(message=message_id, text=text)
             return await self.run(guild, ctx, action, source_line=source_line)
-        return (await self.round_command(guild, ctx, content, resolve, source_line=source_line))[1]
+        # outside a table's thread its words alone route a command, so a round's one is only ever the round's:
+        # its store alone can have logged an event it refuses (a redelivery the state it made refuses)
+        logged = self.service.logged if thread is None else None
+        return (await self.round_command(guild, ctx, content, resolve, source_line=source_line, logged=logged))[1]
 
     async def round_command(
         self,
@@ -486,8 +496,10 @@ class Router:
         resolve: commands.MemberResolver,
         *,
         source_line: int | None = None,
+        logged: Callable[[str, str], Awaitable[bool]] | None = None,
     ) -> tuple[Action | None, list[Post]]:
-        """A command of the round, read and carried out; with the action read (None: it could not be read)."""
+        """A command of the round, read and carried out; with the action read (None: it could not be read).
+        ``logged``: see ``_once``."""
         read: list[Action] = []
 
         async def answer() -> list[Post]:
@@ -500,7 +512,7 @@ class Router:
                 return [Post(error_text(exc), error=True, private=ctx.private)]
             return await self._run(guild, ctx, read[0], source_line=source_line)
 
-        posts = await self._once(guild, ctx, source_line, answer)
+        posts = await self._once(guild, ctx, source_line, answer, logged)
         return (read[0] if read else None), posts or []
 
     async def bids_sealed(self, guild: str) -> bool:
@@ -553,6 +565,8 @@ class Router:
             return await self._once(
                 guild, ctx, source_line, lambda: self._challenge(guild, ctx, content, resolve, source_line)
             )
+        if thread is None and not dm and not answers_outside(content):
+            return None  # outside a table's thread the tables take only their own words: asked for nothing
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
 
         async def answer() -> list[Post] | None:

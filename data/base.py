@@ -143,7 +143,7 @@ class StatementJob:
     """A store's write for the group commit, on either engine: its statements, how to tell a
     redelivered event (``logged``: a query that finds its row), and what to do once it is settled."""
 
-    __slots__ = ("_done", "_logged", "_statements", "event", "fence", "key", "parts", "statement")
+    __slots__ = ("_done", "_logged", "_statements", "event", "fence", "key", "line", "parts", "progress", "statement")
 
     def __init__(
         self,
@@ -156,9 +156,16 @@ class StatementJob:
         single: bool = False,
         event: str | None = None,
         fence: tuple[str, int] | None = None,
+        line: tuple[str, int] | None = None,
+        progress: ReplayProgress | None = None,
     ) -> None:
         self._statements = statements
         self.key = key
+        self.line = line
+        """(guild, line): a row of the job records the replay line it comes from (its ``source_line``),
+        so once written it tells a resumed replay that the guild's lines up to there are done."""
+        self.progress = progress
+        """The replay's progress, told the job's ``line`` once the job is written (None: not kept)."""
         self.fence = fence
         """(guild, epoch): written only while the guild's epoch is still this one (``data.ownership``;
         PostgreSQL checks it, SQLite's single process has nothing to check)."""
@@ -210,6 +217,8 @@ class StatementJob:
         if outcome is Written.STORED:
             for part in self.parts:
                 part.committed()
+            if self.progress is not None and self.line is not None:
+                self.progress.reached(*self.line)
         else:
             for part in self.parts:
                 failed = getattr(part, "failed", None)
@@ -338,18 +347,35 @@ class ReplayProgress:
     exactly after the last finished line. Only a replay on a file that outlives it needs this.
     On a shared database a mark carries the epoch its guild was held at (``data.ownership``) and is
     written only while that epoch holds, as the guild's actions are.
+
+    A row that records its own line (an action's ``source_line``) says as much as a mark: a resumed
+    replay starts after the highest line any of its rows records. So a commit whose every job writes
+    such a row, at or past its guild's finished line, carries no mark of its own (``progress_job``):
+    most of a replay's commits are one action's row, written as one statement.
     """
 
     def __init__(self) -> None:
         self._finished: dict[str, tuple[int, int | None]] = {}
         self._saved: dict[str, tuple[int, int | None]] = {}
+        self._reached: dict[str, int] = {}
+        """Per guild, the highest line a row this process wrote records (durable)."""
 
     def finish(self, guild: str, line: int, epoch: int | None = None) -> None:
         self._finished[guild] = (line, epoch)
 
+    def reached(self, guild: str, line: int) -> None:
+        """A row recording ``line`` of the guild's replay is durable."""
+        if line > self._reached.get(guild, -1):
+            self._reached[guild] = line
+
     def unsaved(self) -> list[tuple[str, int, int | None]]:
-        """(guild, line, epoch) of every mark not written yet."""
-        return [(guild, *mark) for guild, mark in self._finished.items() if self._saved.get(guild) != mark]
+        """(guild, line, epoch) of every mark not written yet, nor told by a row written since."""
+        reached = self._reached
+        return [
+            (guild, *mark)
+            for guild, mark in self._finished.items()
+            if self._saved.get(guild) != mark and mark[0] > reached.get(guild, -1)
+        ]
 
     def saved(self, marks: Iterable[tuple[str, int, int | None]]) -> None:
         self._saved.update((guild, (line, epoch)) for guild, line, epoch in marks)
@@ -361,11 +387,23 @@ async def write_progress(conn: Db, marks: list[tuple[str, int]]) -> None:
         await conn.execute(_UPSERT_PROGRESS, (guild, line))
 
 
-def progress_job(progress: ReplayProgress | None) -> StatementJob | None:
-    """The progress marks not written yet, as the last job of a batch (None: none to write); a mark
-    made under an epoch is written only while its guild's epoch is still that one (nothing when not)."""
+def _told_by_rows(marks: list[tuple[str, int, int | None]], jobs: Sequence[StatementJob]) -> bool:
+    """Whether every job of a batch writes a row recording a line at or past its guild's mark: each
+    of them, once written, tells a resumed replay as much as the marks would."""
+    lines = {guild: line for guild, line, _ in marks}
+    for job in jobs:
+        told = job.line
+        if told is None or told[1] < lines.get(told[0], -1):
+            return False
+    return True
+
+
+def progress_job(progress: ReplayProgress | None, jobs: Sequence[StatementJob] = ()) -> StatementJob | None:
+    """The progress marks not written yet, as the last job of the batch of ``jobs`` (None: none to
+    write, or none needed: every job records its own line); a mark made under an epoch is written
+    only while its guild's epoch is still that one (nothing when not)."""
     marks = progress.unsaved() if progress is not None else []
-    if progress is None or not marks:
+    if progress is None or not marks or (jobs and _told_by_rows(marks, jobs)):
         return None
     plain = [(guild, line) for guild, line, epoch in marks if epoch is None]
     held = [(guild, line, guild, epoch) for guild, line, epoch in marks if epoch is not None]

@@ -59,6 +59,10 @@ class Stale(Exception):  # noqa: N818 - a state of the caller's copy, not a faul
     what is durable."""
 
 
+class Halted(Exception):  # noqa: N818 - a state of the writer, not a fault of the caller
+    """Not written: an earlier write failed, and the writer stops there (``GroupCommit.halt_on_failure``)."""
+
+
 class Behind(Superseded, Stale):
     """The log already holds the step this job was applied as (another process wrote the guild after
     this one read it): read the guild again and apply it on what is durable."""
@@ -127,15 +131,15 @@ class GroupCommit(Generic[J]):
     One batch is written at a time, and the next starts as soon as it is settled, with every job
     queued meanwhile. Nothing awaits a batch: it is started, and its end (a callback) settles its
     jobs and starts the next, so a caller who is cancelled while it waits never cuts a write short,
-    and an idle store runs no task at all. ``closing``: a job to add at the end of every batch (a
-    replay's progress marks), or None.
+    and an idle store runs no task at all. ``closing``: asked with each batch's jobs, a job to add at
+    its end (a replay's progress marks), or None.
     """
 
     def __init__(
         self,
         conn: BatchConnection[J],
         *,
-        closing: Callable[[], J | None] | None = None,
+        closing: Callable[[Sequence[J]], J | None] | None = None,
         max_batch: int = MAX_BATCH,
     ) -> None:
         self._conn = conn
@@ -154,6 +158,11 @@ class GroupCommit(Generic[J]):
         """Jobs settled so far."""
         self.last_commit: datetime | None = None
         """When the latest transaction committed (``/healthz``); None before the first."""
+        self.halt_on_failure = False
+        """Set by a caller whose writes must become durable in their order or not at all (a replay that
+        applies its next line while the previous one commits): after the first write that fails, every
+        queued and later job fails with ``Halted``, unwritten, so nothing after it can be durable."""
+        self._halted: Halted | None = None
 
     @property
     def conn(self) -> BatchConnection[J]:
@@ -169,6 +178,8 @@ class GroupCommit(Generic[J]):
         the exception that kept it out, ``Superseded`` included)."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        if self._halted is not None:
+            raise self._halted
         future: asyncio.Future[Written] = asyncio.get_running_loop().create_future()
         self._queue.append((job, future))
         if not self._busy:
@@ -181,17 +192,26 @@ class GroupCommit(Generic[J]):
         what kept it out). A future, not a coroutine: one object less per write."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        if self._halted is not None:
+            raise self._halted
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Written] = loop.create_future()
-        if self._busy or self._closing is not None or self._queue:
+        if self._busy or self._queue:
             self._queue.append((job, future))
             if not self._busy:
                 self._start()
         else:  # an idle writer (so an empty queue): a batch of this job alone, with no queue to go through
             self._busy = True
-            done = partial(self._finish_one, job, future)
+            jobs = [job]
+            extra = self._closing(jobs) if self._closing is not None else None
+            done: Callable[[list[Outcome] | BaseException], None]
+            if extra is None:
+                done = partial(self._finish_one, job, future)
+            else:
+                done = partial(self._finish, [(job, future)], extra)
+                jobs.append(extra)
             try:
-                self._conn.start([job], done)
+                self._conn.start(jobs, done)
             except Exception as exc:  # noqa: BLE001 - whatever stops the engine fails the job
                 loop.call_soon(done, exc)
         if queued is not None:
@@ -204,6 +224,8 @@ class GroupCommit(Generic[J]):
         waits for, so they cost no commit of their own on a busy store (a refused command's event)."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        if self._halted is not None:
+            raise self._halted
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Written] = loop.create_future()
         self._queue.append((job, future))
@@ -240,8 +262,8 @@ class GroupCommit(Generic[J]):
         """Write the jobs queued so far (up to ``max_batch``) in one transaction; its end settles them."""
         self._busy = True
         batch = [self._queue.popleft() for _ in range(min(len(self._queue), self._max_batch))]
-        extra = self._closing() if self._closing is not None else None
         written: list[J] = [job for job, _ in batch]
+        extra = self._closing(written) if self._closing is not None else None
         if extra is not None:
             written.append(extra)
         done = partial(self._finish, batch, extra)
@@ -286,10 +308,30 @@ class GroupCommit(Generic[J]):
         self._settle(batch, outcomes[: len(batch)])
         if extra is not None:
             _tell(extra, outcomes[-1])
+        if self.halt_on_failure and self._halted is None:
+            failed = next((o for o in outcomes if isinstance(o, BaseException)), None)
+            if failed is not None:
+                self._halt(failed)
         if self._queue:
             self._start()
         elif self._idle_waiters:
             self._wake_idle()
+
+    def _halt(self, failed: BaseException) -> None:
+        """Fail every queued job, unwritten, and refuse the later ones (``halt_on_failure``)."""
+        halted = Halted(f"not written: an earlier write failed ({failed!r})")
+        halted.__cause__ = failed
+        self._halted = halted
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        queued, self._queue = self._queue, deque()
+        for job, _future in queued:
+            _tell(job, halted)
+        self.jobs += len(queued)
+        for _job, future in queued:
+            if not future.done():
+                future.set_exception(halted)
 
     def _wake_idle(self) -> None:
         waiters, self._idle_waiters = self._idle_waiters, []

@@ -227,6 +227,7 @@ class LibraryStore(SideStore):
             _statements(guild, changes, entry),
             logged=(_HAS_EVENT, (guild, entry.event_id)),
             event=entry.event_id,
+            source_line=entry.source_line,
         )
         try:
             written = await self._writer.write(job)

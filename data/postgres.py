@@ -666,7 +666,7 @@ class PostgresEngine:
         idle = f"{round((lease or LEASE_SECONDS) * 1000)}ms"
         writer = await PgWriter.open(lambda: self._connect(where, idle_in_transaction_session_timeout=idle))
         # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
-        return GroupCommit(writer, closing=(lambda: progress_job(progress)) if progress is not None else None)
+        return GroupCommit(writer, closing=partial(progress_job, progress) if progress is not None else None)
 
     async def open_read_only(self, where: Target) -> Db:
         return PgConn(await self._pool(where, default_transaction_read_only="on"))

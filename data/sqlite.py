@@ -13,6 +13,7 @@ import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import aiosqlite
@@ -79,7 +80,7 @@ async def open_writer(path: str | Path, synchronous: str, progress: ReplayProgre
     except (sqlite3.Error, OSError) as exc:
         raise open_error(path, exc) from exc
     # no progress kept: no closing job to ask for after every batch (the idle writer's fast path)
-    return GroupCommit(conn, closing=(lambda: progress_job(progress)) if progress is not None else None)
+    return GroupCommit(conn, closing=partial(progress_job, progress) if progress is not None else None)
 
 
 async def _worker_stopped(conn: aiosqlite.Connection) -> None:

@@ -227,6 +227,11 @@ _FORGET_REFUSED = "DELETE FROM refused_events WHERE guild_id = ? AND at < ?"
 _SET_META = "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
+def told_line(progress: ReplayProgress | None, guild: str, source_line: int | None) -> tuple[str, int] | None:
+    """The (guild, line) a job's row records for a replay that keeps its progress (None: nothing to tell)."""
+    return (guild, source_line) if progress is not None and source_line is not None else None
+
+
 def fence_for(fence: Fence | None, guild: str) -> tuple[str, int] | None:
     """(guild, epoch) a write of the guild is made under on a shared database (None: the local store,
     nothing to check); ``FencedError`` when this process does not hold the guild."""
@@ -263,6 +268,8 @@ def _action_job(
     watch: AppendWatch | None,
     fence: tuple[Fence, int] | None,
     behind: Callable[[BaseException], bool],
+    line: tuple[str, int] | None,
+    progress: ReplayProgress | None,
 ) -> StatementJob:
     """An appended action's rows, as one job of the group commit (see ``Store.append``)."""
     statements: list[Stmt] = []
@@ -292,6 +299,8 @@ def _action_job(
         single=not parts,
         event=str(row[2]),
         fence=(guild, fence[1]) if fence is not None else None,
+        line=line,
+        progress=progress,
     )
 
 
@@ -308,6 +317,9 @@ class _RowJob(StatementJob):
         watch: AppendWatch | None,
         held: tuple[Fence, int] | None,
         behind: Callable[[BaseException], bool],
+        *,
+        line: tuple[str, int] | None,
+        progress: ReplayProgress | None,
     ) -> None:
         self._statements = (Stmt(_INSERT_ACTION, row),)
         self.statement = (_INSERT_ACTION, row)
@@ -320,9 +332,13 @@ class _RowJob(StatementJob):
         self._held = held
         self._watch = watch
         self._behind = behind
+        self.line = line
+        self.progress = progress
 
     def settled(self, outcome: Outcome) -> None:
         if outcome is STORED:
+            if self.progress is not None and self.line is not None:
+                self.progress.reached(*self.line)
             if self._watch is not None:
                 self._watch.settled(written=True)
             return
@@ -514,9 +530,11 @@ class Store:
         at_text = at.isoformat()
         row = (guild, seq, event_id, at_text, actor, kind, body, source_line)
         held = (self.fence, epoch) if self.fence is not None and epoch is not None else None
+        progress = self.progress
+        line = told_line(progress, guild, source_line)
         job: StatementJob
         if seed is None and snapshot is None and not archive and not mod_log and joined is None:
-            job = _RowJob(guild, row, watch, held, self.engine.is_integrity_error)  # most actions
+            job = _RowJob(guild, row, watch, held, self.engine.is_integrity_error, line=line, progress=progress)  # most
         else:
             job = _action_job(
                 guild,
@@ -529,6 +547,8 @@ class Store:
                 watch=watch,
                 fence=held,
                 behind=self.engine.is_integrity_error,
+                line=line,
+                progress=progress,
             )
         queued = watch.queued if watch is not None else None
         try:
@@ -597,7 +617,11 @@ class Store:
             Stmt(_REMEMBER_REFUSED, (guild, event_id, at.isoformat(), source_line)),
             Stmt(_FORGET_REFUSED, (guild, forget_before.isoformat())),
         ]
-        job = StatementJob(statements, fence=(guild, epoch) if epoch is not None else None)
+        progress = self.progress
+        line = told_line(progress, guild, source_line)
+        job = StatementJob(
+            statements, fence=(guild, epoch) if epoch is not None else None, line=line, progress=progress
+        )
         self.writer.later(job).add_done_callback(_unwaited)
 
     async def last_refused_line(self, guild: str) -> int | None:
@@ -775,11 +799,24 @@ class SideStore:
         parts: Sequence[JoinedWrite] = (),
         logged: tuple[str, Sequence[object]] | None = None,
         event: str | None = None,
+        source_line: int | None = None,
     ) -> StatementJob:
-        """A write of the guild's, under the epoch it is held at (``FencedError`` when it is not)."""
+        """A write of the guild's, under the epoch it is held at (``FencedError`` when it is not);
+        ``source_line``: the replay line its row records."""
         fence = self.fence
         held = fence_for(fence, guild)
-        return StatementJob(statements, parts=parts, logged=logged, event=event, fence=held, done=told(fence, held))
+        progress = self.progress
+        line = told_line(progress, guild, source_line)
+        return StatementJob(
+            statements,
+            parts=parts,
+            logged=logged,
+            event=event,
+            fence=held,
+            done=told(fence, held),
+            line=line,
+            progress=progress,
+        )
 
     @classmethod
     async def open(

@@ -208,6 +208,7 @@ class TableStore(SideStore):
             parts=tuple(joined),
             logged=(_HAS_EVENT, (guild, event_id)),
             event=event_id,
+            source_line=source_line,
         )
         try:
             return await self._writer.write(job) is Written.STORED

@@ -21,9 +21,14 @@ from bot.sim.replay import ReplayResult, replay
 from bot.sim.world import read_line
 from data import group_commit
 from data.group_commit import GroupCommit, Written
+from data.library_store import LibraryStore
 from data.store import Store
+from data.stores import open_stores
+from data.table_store import TableStore
+from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
 from games.tables import posts
+from games.tables.service import TableService
 from scheduler.live import catch_up
 
 from .test_group_commit import Engine, Job, turn
@@ -153,6 +158,37 @@ async def test_a_refused_command_delivered_twice_at_once_is_answered_once(tmp_pa
         assert sorted(len(posts) for posts in both) == [0, 1], both
     finally:
         await store.close()
+
+
+async def test_a_refused_round_command_asks_the_database_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a refused command's event was logged before (a redelivery refused by the state it made) is
+    asked of the round's store alone, once: outside a table's thread only the round takes the round's
+    words, and the rules' refusal and the router's answer ask the same question. A tenth of a busy week's
+    commands are refused; every question is a trip to the database."""
+    asked: list[str] = []
+    for cls in (Store, TableStore, LibraryStore):
+        original = cls.has_event
+
+        async def counted(self: Any, guild: str, event_id: str, original: Any = original) -> bool:
+            asked.append(f"{type(self).__name__}:{event_id}")
+            return bool(await original(self, guild, event_id))
+
+        monkeypatch.setattr(cls, "has_event", counted)
+    stores = await open_stores(tmp_path / "asked.db")
+    try:
+        service = RoundService(stores.round)
+        await start(service, MONDAY - timedelta(days=2))
+        router = Router(service, TableService(stores.tables, seed="t"), LibraryService(stores.cards))
+        await router.message(GUILD, ctx("alice", MONDAY, "msg:join"), "!join", resolve)
+        await catch_up(service, GUILD, MONDAY)
+        asked.clear()
+        refused = await router.message(GUILD, ctx("alice", MONDAY, "msg:gen"), "!generate", resolve)
+        assert refused[0].error, "no lots are generated in the auction phase"
+        assert asked == ["Store:msg:gen"]
+        again = await router.message(GUILD, ctx("alice", MONDAY, "msg:gen"), "!generate", resolve)
+        assert again == [], "remembered: not answered again"
+    finally:
+        await stores.close()
 
 
 # --- a refusal's row costs no commit of its own ----------------------------------------------------

@@ -30,10 +30,11 @@ from hypothesis import strategies as st
 from bot.router import Router
 from bot.sim.replay import _run, read_scenario, replay
 from data.base import ReplayProgress
-from data.group_commit import Done, GroupCommit, Outcome, Superseded, Written
+from data.group_commit import Done, GroupCommit, Halted, Outcome, Superseded, Written
 from data.library_store import LibraryConflictError, LibraryStore
 from data.sqlite_writer import SqliteWriter
 from data.store import Store
+from data.stores import open_stores
 from data.table_store import TableStore
 from games.nomic.actions import AdminGive, Join, PlaceBid, StartRound
 from games.nomic.context import ChannelRole, Context
@@ -135,6 +136,32 @@ async def test_a_failed_transaction_fails_its_jobs_and_the_queued_jobs_of_their_
     await turn()
     assert futures["c1"].result() is Written.STORED
     assert all(len(job.told) == 1 for job in jobs.values())
+
+
+async def test_a_writer_that_halts_on_failure_writes_nothing_after_the_first_failed_write() -> None:
+    """A replay applies its next lines while earlier ones commit: once a write fails, no later one may be
+    durable (a resumed run would skip the line that failed), whatever its key."""
+    engine = Engine()
+    writer: GroupCommit[Job] = GroupCommit(engine)
+    writer.halt_on_failure = True
+    jobs = {name: Job(name, name[0]) for name in ("a1", "a2", "b1", "c1")}
+    first = writer.submit(jobs["a1"])
+    queued = {name: writer.submit(jobs[name]) for name in ("a2", "b1")}
+    later = writer.later(jobs["c1"])
+    engine.finish(sqlite3.OperationalError("disk I/O error"))
+    await turn()
+    with pytest.raises(sqlite3.OperationalError):
+        first.result()
+    for name, future in [*queued.items(), ("c1", later)]:
+        assert isinstance(jobs[name].told[0], Halted | Superseded), name
+        with pytest.raises((Halted, Superseded)):
+            future.result()
+    assert engine.batches == [["a1"]], "nothing queued behind the failed write is written"
+    with pytest.raises(Halted):
+        writer.submit(Job("d1", "d"))
+    with pytest.raises(Halted):
+        writer.write(Job("e1"))
+    assert engine.batches == [["a1"]]
 
 
 async def test_a_duplicate_keeps_out_only_itself_and_the_later_jobs_of_its_key() -> None:
@@ -524,6 +551,42 @@ async def _replayed_beside_load(lines: list[Any], db: Path, until: datetime | No
         await store.close()
     assert len(batches) > 20, "the load ran beside the replay"
     return result.document, result.transcript
+
+
+async def test_a_replay_applies_its_next_lines_while_earlier_ones_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a slow disk a replay does not wait for each commit before the next line: the round's everyday
+    commands apply on top of the actions still committing, and share their transactions; each line is
+    answered, in order, once durable, with the words and the state of a replay that waits each time."""
+    lines = read_scenario(SCENARIOS / "week.jsonl", io.StringIO())
+    until = datetime(2026, 12, 14, tzinfo=UTC)
+    stores = await open_stores(tmp_path / "alone.db")
+    try:
+        one_by_one = await _run(
+            stores.round, lines, seed="7", until=until, table_store=stores.tables, library_store=stores.cards
+        )
+    finally:
+        await stores.close()
+    run_batch = SqliteWriter._run_batch
+
+    def slow(self: SqliteWriter, jobs: Sequence[Any]) -> list[Outcome]:
+        threading.Event().wait(0.03)  # a slow disk: the next lines are applied meanwhile
+        return run_batch(self, jobs)
+
+    monkeypatch.setattr(SqliteWriter, "_run_batch", slow)
+    batches: list[int] = []
+    finish = GroupCommit._finish
+
+    def counted(self: GroupCommit[Any], batch: list[Any], extra: Any, result: Any) -> None:
+        batches.append(sum(1 for job, _ in batch if getattr(job, "event", None)))  # the actions in it
+        finish(self, batch, extra, result)
+
+    monkeypatch.setattr(GroupCommit, "_finish", counted)
+    beside = await replay(lines, seed="7", db=tmp_path / "beside.db", until=until)
+    assert beside.transcript == one_by_one.transcript
+    assert beside.document == one_by_one.document
+    assert max(batches) > 1, "every action waited for the commit of the one before"
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from bot.sim.replay import ReplayResult, read_scenario, replay, replay_file
+from bot.sim.world import read_line
+from data.table_store import TableStore
+from games.tables.service import TableService
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 WEEK = SCENARIOS / "week.jsonl"
@@ -326,3 +329,45 @@ async def test_round_started_on_a_sunday_gives_no_points_until_the_next(tmp_path
     assert sorted(alice["cards"]) == ["AS", "KH"]
     assert result.document["phase"] == "bartering"
     assert result.document["now"] == "2026-12-10T01:00:00Z"
+
+
+async def test_the_rounds_commands_cost_the_thread_games_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a table's thread only ``!play``, ``!games`` and ``!rules GAME`` are the tables': the round's
+    commands (the most of a busy week) and talk in a channel that is no table's go to the round without
+    asking the tables anything, and no table is looked for in the store."""
+    asked: list[str] = []
+    found = TableService.command
+
+    async def command(self: TableService, guild: str, actor: Any, content: str, **kwargs: Any) -> Any:
+        asked.append(content)
+        return await found(self, guild, actor, content, **kwargs)
+
+    looked = TableStore.table
+
+    async def table(self: TableStore, guild: str, key: str) -> Any:
+        asked.append(f"table {key}")
+        return await looked(self, guild, key)
+
+    monkeypatch.setattr(TableService, "command", command)
+    monkeypatch.setattr(TableStore, "table", table)
+    said = [
+        ("j1", "game-actions", "!join"),
+        ("i1", "general", "!inventory"),
+        ("c1", "general", "good luck everyone"),
+        ("l1", "auctions", "!lots"),
+        ("b1", "auctions", "!bid 1 5"),
+    ]
+    raw = [{"at": "2026-12-05T12:00:00Z", "type": "setup", "admins": ["mod"]}] + [
+        {
+            "at": f"2026-12-05T12:0{n}:00Z",
+            "type": "message",
+            "id": mid,
+            "channel": where,
+            "author": "alice",
+            "content": text,
+        }
+        for n, (mid, where, text) in enumerate(said, 1)
+    ]
+    result = await replay([(n, read_line(data)) for n, data in enumerate(raw)], seed="7")
+    assert all(answers(result, mid) for mid, _, text in said if text.startswith("!")), "every command was answered"
+    assert asked == [], asked

@@ -28,8 +28,12 @@ from typing import Any
 
 import pytest
 
+from bot.sim.replay import _run as replay_run
 from bot.sim.replay import read_scenario, replay
+from data.base import ReplayProgress
+from data.sqlite_writer import SqliteWriter
 from data.store import Store
+from data.stores import open_stores
 from data.table_store import TableStore
 from tests.engines import Databases, postgres_databases, rows
 
@@ -218,6 +222,35 @@ def test_killed_at_any_write_of_a_week_resumes_exactly(tmp_path: Path) -> None:
 
 def test_killed_at_any_write_of_a_thread_game_resumes_exactly(tmp_path: Path) -> None:
     _sweep(TABLES, tmp_path)
+
+
+def test_most_commits_of_a_replay_are_an_action_row_alone(tmp_path: Path) -> None:
+    """A row that records its scenario line (``source_line``) tells a resumed run as much as a progress
+    mark, so a replay on a lasting file adds a mark only to the commits that record no line (ticks, a
+    snapshot): an action's commit is its one row, with no transaction of its own around it. (The
+    sweeps above show that resuming stays exact.)"""
+    statements: list[str] = []
+
+    async def traced() -> None:
+        lines = read_scenario(WEEK, io.StringIO())
+        stores = await open_stores(tmp_path / "traced.db", progress=ReplayProgress())
+        writer = stores.round.writer.conn
+        assert isinstance(writer, SqliteWriter)
+        writer.connection.set_trace_callback(statements.append)
+        try:
+            await replay_run(
+                stores.round, lines, seed=SEED, until=UNTIL[WEEK], table_store=stores.tables, library_store=stores.cards
+            )
+        finally:
+            await stores.close()
+
+    asyncio.run(traced())
+    actions = sum(s.startswith("INSERT INTO actions") for s in statements)
+    marks = sum(s.startswith("INSERT INTO replay_progress") for s in statements)
+    transactions = statements.count("BEGIN IMMEDIATE")
+    assert actions >= 40
+    assert marks * 4 < actions, f"{marks} progress marks for {actions} actions"
+    assert transactions * 2 < actions, f"{transactions} transactions of their own for {actions} actions"
 
 
 def test_killed_at_writes_of_a_week_resumes_exactly_on_postgresql(

@@ -4,6 +4,9 @@ With an existing ``--db`` the run resumes exactly after the last line an earlier
 whatever that line's outcome: each line's completion is recorded with the next commit after it
 (``data.base.ReplayProgress``), so a run killed at any point and started again ends where an
 uninterrupted one would.
+
+The round's everyday commands run while the lines before them still commit (``_run``'s ``beside``):
+a slow disk then costs a commit per batch of lines, not per line, and the answers are the same.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +25,7 @@ from pydantic import ValidationError
 
 from bot.router import Router
 from bot.sim.statedoc import guild_document
-from bot.sim.world import GUILD, Line, Said, World, describe_error, read_line
+from bot.sim.world import GUILD, PARKED, SAYING, Line, Said, World, describe_error, read_line
 from bot.web.desk import WebDesk
 from data.base import ReplayProgress
 from data.library_store import LibraryStore
@@ -77,6 +81,10 @@ def read_scenario(path: Path, errors: IO[str]) -> list[tuple[int, Line]]:
     return lines
 
 
+MAX_BESIDE = 64
+"""Lines at most waiting for their commits while the next ones run."""
+
+
 async def replay(
     lines: list[tuple[int, Line]],
     *,
@@ -94,9 +102,17 @@ async def replay(
         path = db if db is not None else Path(tmp) / "replay.db"
         progress = ReplayProgress() if db is not None else None
         stores = await open_stores(path, progress=progress)
+        # lines run beside the commits of earlier ones: a failed write must stop every later one
+        stores.round.writer.halt_on_failure = True
         try:
             return await _run(
-                stores.round, lines, seed=seed, until=until, table_store=stores.tables, library_store=stores.cards
+                stores.round,
+                lines,
+                seed=seed,
+                until=until,
+                table_store=stores.tables,
+                library_store=stores.cards,
+                beside=True,
             )
         finally:
             await stores.close()
@@ -128,8 +144,14 @@ async def _run(
     until: datetime | None,
     table_store: TableStore | None = None,
     library_store: LibraryStore | None = None,
+    beside: bool = False,
 ) -> ReplayResult:
+    """``beside``: a line of the round's everyday commands (``World.feeds_beside``) is applied while the
+    commits of the lines before it are still under way; each line is answered, in order, only once its
+    own and every earlier line's writes are durable. The store's writer must halt on its first failed
+    write (``GroupCommit.halt_on_failure``), so that no later line is durable without an earlier one."""
     service = RoundService(store)
+    service.reads_queued = beside
     tables = TableService(table_store, seed=seed) if table_store is not None else None
     library = LibraryService(library_store) if library_store is not None else None
     world = World(Router(service, tables, library, WebDesk(store, None)), seed=seed)
@@ -141,14 +163,44 @@ async def _run(
     world.on_say = record
     done = await resume_after(store, table_store, library_store)
     skipped = 0
-    for number, line in lines:
-        if done is not None and number <= done:
-            await world.feed(line, number=number, replaying=False)
-            world.now = line.at if world.now is None or line.at > world.now else world.now
-            skipped += 1
-            continue
-        await world.feed(line, number=number)
+    waiting: deque[tuple[int, asyncio.Task[None], list[Said]]] = deque()
+
+    async def answered() -> None:
+        """The oldest line waiting: once it is over (its writes durable), its words, and its mark."""
+        number, task, said = waiting.popleft()
+        await task
+        for each in said:
+            record(each)
         store.mark_finished(GUILD, number)
+
+    try:
+        for number, line in lines:
+            if done is not None and number <= done:
+                await world.feed(line, number=number, replaying=False)
+                world.now = line.at if world.now is None or line.at > world.now else world.now
+                skipped += 1
+                continue
+            if not beside:
+                await world.feed(line, number=number)
+                store.mark_finished(GUILD, number)
+                continue
+            alongside = world.feeds_beside(line)
+            while waiting and (not alongside or len(waiting) >= MAX_BESIDE):
+                await answered()
+            said: list[Said] = []
+            parked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            task = asyncio.ensure_future(_line(world, line, number, said, parked if alongside else None))
+            waiting.append((number, task, said))
+            await asyncio.wait((task, parked), return_when=asyncio.FIRST_COMPLETED)
+            while waiting and waiting[0][1].done():
+                await answered()
+        while waiting:
+            await answered()
+    finally:
+        if waiting:  # stopped by a line that failed: the others end too, unanswered
+            for _, task, _ in waiting:
+                task.cancel()
+            await asyncio.gather(*(task for _, task, _ in waiting), return_exceptions=True)
     if until is not None:
         await world.advance(until)
     await store.save_progress()
@@ -159,6 +211,19 @@ async def _run(
     cards = await library.state(GUILD) if library is not None else None
     document = await guild_document(service, GUILD, now, played, cards)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
+
+
+async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None] | None) -> None:
+    """One line, its words kept in ``said``; ``parked`` is told when all that is left is its answer."""
+    SAYING.set(said.append)
+    if parked is not None:
+
+        def park() -> None:
+            if not parked.done():
+                parked.set_result(None)
+
+        PARKED.set(park)
+    await world.feed(line, number=number)
 
 
 def replay_file(

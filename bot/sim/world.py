@@ -7,6 +7,7 @@ runs the scheduled work due before each line on a virtual clock, and records wha
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -14,18 +15,32 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.router import Post, Router
+from games.nomic import commands
 from games.nomic.actions import Leave, StartRound
 from games.nomic.context import ChannelRole, Context
 from games.nomic.members import unknown_member
 from games.nomic.ruleset import Ruleset, load_ruleset
 from games.nomic.service import RoundService
-from games.tables.service import TableService
+from games.tables.service import TableService, is_table_name
 from scheduler.due import opening
 
 GUILD = "sim"
 DM = "dm"
 """The channel name of a direct message to the bot: its answers go ``to`` its author."""
 _TRAILING = ",;:!?."
+
+SAYING: ContextVar[Callable[[Said], None] | None] = ContextVar("saying", default=None)
+"""Where the bot's words go while one line runs beside others (a replay's line keeps its own until every
+earlier line is answered); unset: ``World.on_say``."""
+PARKED: ContextVar[Callable[[], None] | None] = ContextVar("parked", default=None)
+"""Told when the running line's command is queued for its commit: all that is left of the line is its
+answer, once the commit is durable (``World.feeds_beside``)."""
+BESIDE_WORDS = frozenset(
+    {"bid", "offer", "accept", "decline", "cancel", "join", "generate", "inventory", "lots", "phase", "trades"}
+)
+"""The round's commands a replay may apply while earlier lines still commit: each reads the round's state
+alone (the latest, queued actions included) and writes at most its one action or its refusal."""
+_DISCUSSED = frozenset({ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS})
 
 
 class _Line(BaseModel):
@@ -178,8 +193,27 @@ class World:
         raise unknown_member(name)
 
     def _say(self, said: Said) -> None:
-        if self.on_say is not None:
+        keep = SAYING.get()
+        if keep is not None:
+            keep(said)
+        elif self.on_say is not None:
             self.on_say(said)
+
+    def feeds_beside(self, line: Line) -> bool:
+        """Whether ``line`` may run while earlier lines still commit: a round's command of ``BESIDE_WORDS``
+        or talk, typed in a channel that is no table's thread, outside the discussion channels, in a
+        round under way. Such a line reads nothing but the round's state and its one write is queued
+        behind theirs; every other line waits until they are durable."""
+        if not isinstance(line, MessageLine) or not self.started or line.channel == DM or line.id in self.seen_messages:
+            return False
+        name = line.channel.lstrip("#")
+        role = channel_role(name)
+        if role in _DISCUSSED or (role is ChannelRole.OTHER and is_table_name(name)):
+            return False
+        content = line.content
+        if not commands.is_command(content):
+            return True
+        return len(content) <= commands.MAX_COMMAND_LENGTH and commands.command_word(content) in BESIDE_WORDS
 
     def _emit(self, posts: list[Post], *, channel: str, actor: str, reply_to: str | None, at: datetime) -> None:
         for post in posts:
@@ -268,11 +302,26 @@ class World:
             return
         ctx = self.context(line.author, line.channel, line.at, f"msg:{self.event_prefix}{line.id}")
         dm = line.channel == DM
-        # channels the round does not name may be thread games' threads (``wikipedia-1``)
-        thread = line.channel.lstrip("#") if ctx.channel is ChannelRole.OTHER and not dm else None
-        posts = await self.router.message(
-            self.guild, ctx, line.content, self.resolve, message_id=line.id, source_line=number, thread=thread, dm=dm
-        )
+        # channels the round does not name may be thread games' threads, named as tables are (``wikipedia-1``)
+        name = line.channel.lstrip("#")
+        thread = name if ctx.channel is ChannelRole.OTHER and not dm and is_table_name(name) else None
+        parked = PARKED.get()
+        if parked is not None:
+            self.service.on_queued = parked
+        try:
+            posts = await self.router.message(
+                self.guild,
+                ctx,
+                line.content,
+                self.resolve,
+                message_id=line.id,
+                source_line=number,
+                thread=thread,
+                dm=dm,
+            )
+        finally:
+            if parked is not None and self.service.on_queued is parked:
+                self.service.on_queued = None
         self._emit(posts, channel=line.channel, actor=line.author, reply_to=line.id, at=line.at)
 
     def _event_id(self, kind: str, message: str, number: int | None) -> str:

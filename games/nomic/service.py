@@ -294,7 +294,7 @@ class _Queued:
     store commits); ``settled`` moves the durable state on, or the latest one back.
     """
 
-    __slots__ = ("_guild", "_lock", "_service", "_state", "event", "released", "settled_yet", "snapshot")
+    __slots__ = ("_guild", "_lock", "_service", "_state", "event", "parks", "released", "settled_yet", "snapshot")
 
     def __init__(
         self, service: RoundService, guild: str, state: RoundState, event: str, lock: asyncio.Lock, *, snapshot: bool
@@ -309,11 +309,18 @@ class _Queued:
         """Whether the action's transaction also writes a snapshot of the state."""
         self.released = False
         self.settled_yet = False
+        self.parks = True
+        """Whether queueing it tells ``RoundService.on_queued`` (not when another store's part rides on it,
+        whose own state follows only the commit)."""
 
     def queued(self) -> None:
         if not self.released:
             self.released = True
             self._lock.release()
+            hook = self._service.on_queued
+            if hook is not None and self.parks:
+                self._service.on_queued = None
+                hook()
 
     def settled(self, written: bool, *, behind: bool = False) -> None:
         """Called in commit order, before the waiting action resumes."""
@@ -365,6 +372,15 @@ class RoundService:
         self._tick_snapshot_tail = tick_snapshot_tail
         self._snapshot_seq: dict[str, int] = {}
         """The seq of each cached guild's latest stored snapshot."""
+        self.reads_queued = False
+        """Whether ``state`` gives the state with the actions still being committed applied: for a caller
+        that answers nothing before every action queued ahead of it is durable (a replay that applies its
+        next line while the previous one commits), and stops at the first write that fails."""
+        self.on_queued: Callable[[], None] | None = None
+        """Told once, when the next action is queued for its commit (the caller may go on meanwhile)."""
+        self._unlogged: tuple[str, str] | None = None
+        """The last (guild, event) the store was asked about and had not logged, for the one question
+        that follows a refusal at once (``_logged``); dropped when this process logs the event."""
 
     @property
     def store(self) -> ActionStore:
@@ -378,8 +394,8 @@ class RoundService:
         return lock
 
     async def state(self, guild: str) -> RoundState | None:
-        """The guild's current (committed) state, loaded from the store on first use."""
-        cached = self._durable.get(guild)
+        """The guild's current (committed) state, loaded from the store on first use (see ``reads_queued``)."""
+        cached = (self._states if self.reads_queued else self._durable).get(guild)
         if cached is not None:
             return cached
         async with self._lock(guild):
@@ -421,6 +437,7 @@ class RoundService:
         async with self._lock(guild):
             if await self._load(guild) is not None:
                 return Outcome(error=ConflictError("the round has already started"))
+            self._unlogged = None
             seed = seed if seed is not None else secrets.token_hex(16)
             step = engine.start_round(guild, seed, ctx, action)
             body = json.dumps({**json.loads(_Entry(ctx=ctx, action=action).model_dump_json()), "seed": seed})
@@ -482,6 +499,7 @@ class RoundService:
                 noted = modlog.entry(ctx, action, step.events)
                 mod_log = () if noted is None else (noted,)
                 watch = self._watch(guild, event, step, lock)
+                watch.parks = joined is None
                 return await self._commit(
                     guild, ctx, action, step, source_line, watch=watch, joined=joined, mod_log=mod_log
                 )
@@ -519,7 +537,14 @@ class RoundService:
     async def _logged(self, guild: str, event_id: str) -> bool:
         if not event_id:
             return False
-        return event_id in self._in_flight.get(guild, ()) or await self._store.has_event(guild, event_id)
+        if event_id in self._in_flight.get(guild, ()):
+            return True
+        if self._unlogged == (guild, event_id):
+            self._unlogged = None  # asked again right away (the router, of the refusal it answers): once
+            return False
+        found = await self._store.has_event(guild, event_id)
+        self._unlogged = None if found else (guild, event_id)
+        return found
 
     async def tick(self, guild: str, tick: Tick) -> Outcome:
         """Apply the scheduled work due at ``tick.at``, exactly once."""
@@ -562,6 +587,7 @@ class RoundService:
             tick and seq - self._snapshot_seq.get(guild, 0) >= self._tick_snapshot_tail
         )
         self._states[guild] = new
+        self._unlogged = None
         if event:
             events = self._in_flight.get(guild)
             if events is None:
@@ -638,6 +664,7 @@ class RoundService:
                 self._snapshot_seq[guild] = state.seq
 
     def forget(self, guild: str) -> None:
+        self._unlogged = None
         self._states.pop(guild, None)
         self._durable.pop(guild, None)
         self._snapshot_seq.pop(guild, None)

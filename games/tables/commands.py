@@ -46,8 +46,19 @@ TABLE_WORDS = frozenset(
 """Words a table's thread reads itself; any other command there is a move of the game."""
 _NOMIC_RULES_WORDS = frozenset({"history", "diff"})
 """``!rules history`` and ``!rules diff`` stay the round's ruleset commands."""
+_OUTSIDE_WORDS = frozenset({"play", "games", "rules"})
+"""What the tables answer outside a table's thread (``!rules GAME`` only for a game's rules)."""
 
-__all__ = ["TABLE_WORDS", "CommandPath", "PlayRequest", "games_text", "is_table_name", "parse_play", "thread_help"]
+__all__ = [
+    "TABLE_WORDS",
+    "CommandPath",
+    "PlayRequest",
+    "answers_outside",
+    "games_text",
+    "is_table_name",
+    "parse_play",
+    "thread_help",
+]
 
 
 def _game_reads(table: Table, text: str, member: str | None = None) -> bool:
@@ -69,6 +80,19 @@ def is_table_name(key: str) -> bool:
     """Whether ``key`` is shaped like a table's thread name (``GAME-N`` for a game we host)."""
     match = TABLE_NAME.match(key.strip().lstrip("#").casefold())
     return match is not None and match.group(1) in GAMES
+
+
+def answers_outside(content: str) -> bool:
+    """Whether the tables may answer ``content`` typed outside any table's thread (not in a DM):
+    ``!play``, ``!games``, ``!rules GAME``, or a message too long for a command. False: the tables
+    leave it to the round, so a router need not ask them (most messages of a busy round)."""
+    if len(content) > MAX_COMMAND_LENGTH:
+        return True
+    words = content.strip().removeprefix("!").split(maxsplit=1)
+    if not words:
+        return False
+    verb = words[0].casefold()
+    return _ALIASES.get(verb, verb) in _OUTSIDE_WORDS
 
 
 def _words(content: str) -> tuple[str, list[str]]:

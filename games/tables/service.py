@@ -12,7 +12,15 @@ from datetime import datetime
 
 from games.tables.acting import SecretInOpenError
 from games.tables.actions import LeaveTable
-from games.tables.commands import TABLE_WORDS, CommandPath, games_text, is_table_name, parse_play, thread_help
+from games.tables.commands import (
+    TABLE_WORDS,
+    CommandPath,
+    answers_outside,
+    games_text,
+    is_table_name,
+    parse_play,
+    thread_help,
+)
 from games.tables.core import (
     MAX_DUE_STEPS,
     SYSTEM,
@@ -37,6 +45,7 @@ __all__ = [
     "TablePost",
     "TableService",
     "TableStoreLike",
+    "answers_outside",
     "error_text",
     "games_text",
     "is_table_name",
