@@ -42,7 +42,10 @@ def _game_bench(game: str, runs: int) -> int:
     if spec.bench is None:
         print(f"{spec.name} has no benchmark of its own", file=sys.stderr)
         return 2
-    print("\n".join(spec.bench(runs)))
+    from bot.bench.machine import Loaded
+
+    loaded = Loaded()
+    print(loaded.framed("\n".join(spec.bench(runs))))
     return 0
 
 

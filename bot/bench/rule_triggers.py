@@ -12,6 +12,7 @@ every timed tick starts after a collection.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -20,10 +21,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.bench.machine import Loaded
 from bot.bench.ticks import RULES_GOAL_MS
 
 HERE = Path(__file__).resolve().parents[2]
 """This checkout."""
+STOP_SECONDS = 30.0
+"""How long a worker told to stop (mid-run too, when the bench failed) may take before it is killed."""
 
 WORKER = """
 import json, sys
@@ -91,9 +95,15 @@ class _Worker:
             into.setdefault((name, label, int(size)), []).append(float(seconds))
 
     def close(self) -> None:
+        """Ask the worker to stop (its input ends); kill it if it has not within ``STOP_SECONDS``."""
         if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait()
+            with contextlib.suppress(OSError):  # a worker that died already
+                self.process.stdin.close()
+        try:
+            self.process.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def measure(versions: dict[str, Path], sizes: Sequence[int], runs: int, seed: str) -> dict[str, Timed]:
@@ -146,6 +156,7 @@ def report(found: dict[str, Timed], versions: dict[str, Path], sizes: Sequence[i
 
 def rule_trigger_bench(sizes: Sequence[int], runs: int, seed: str, baseline: Path | None = None) -> str:
     """The report: this version's figures, and ``baseline``'s beside them when given."""
+    loaded = Loaded()
     versions = {"before": baseline} if baseline is not None else {}
     versions["this version"] = HERE
-    return report(measure(versions, sizes, runs, seed), versions, sizes, runs)
+    return loaded.framed(report(measure(versions, sizes, runs, seed), versions, sizes, runs))

@@ -23,6 +23,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.bench.load import stop
+from bot.bench.machine import printed
 from bot.router import Router
 from bot.sim.world import GUILD, MessageLine, ReactLine, SetupLine, World
 from bot.web.desk import WebDesk
@@ -201,7 +203,10 @@ async def _run_load(url: str, requests: int, concurrency: int, paths: Sequence[s
         sys.executable, "-m", "bot.web.load", url, str(requests), str(concurrency), *paths,
         stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    out, _ = await proc.communicate()
+    try:
+        out, _ = await proc.communicate()
+    finally:
+        await stop(proc)  # a bench that failed or was stopped leaves no load running
     if proc.returncode != 0:
         raise RuntimeError(f"the load process failed with status {proc.returncode}")
     result: dict[str, Any] = json.loads(out)
@@ -211,6 +216,14 @@ async def _run_load(url: str, requests: int, concurrency: int, paths: Sequence[s
 async def web_bench(*, requests: int, concurrency: int, players: int, runs: int, seed: str, where: Path | None) -> int:
     """Print command latency with and without the web load, and how the site answered the load."""
     del runs
+    at_the_end = printed()
+    try:
+        return await _web_bench(requests=requests, concurrency=concurrency, players=players, seed=seed, where=where)
+    finally:
+        at_the_end()
+
+
+async def _web_bench(*, requests: int, concurrency: int, players: int, seed: str, where: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="nomic-web-bench-", dir=where) as tmp:
         path = Path(tmp) / "web.db"
         began = time.perf_counter()
@@ -236,10 +249,15 @@ async def web_bench(*, requests: int, concurrency: int, players: int, runs: int,
                     await asyncio.sleep(PACE)
                 loaded: list[float] = []
                 task = asyncio.ensure_future(_run_load(record.server.url, requests, concurrency, paths))
-                while not task.done():
-                    loaded.append(await commands.timed())
-                    await asyncio.sleep(PACE)
-                result = task.result()
+                try:
+                    while not task.done():
+                        loaded.append(await commands.timed())
+                        await asyncio.sleep(PACE)
+                    result = task.result()
+                finally:
+                    if not task.done():  # a command failed: the load stops with it
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
             finally:
                 await record.stop()
             log_size = state.seq
