@@ -120,21 +120,25 @@ class Season:
 async def play_season(path: Path, players: int, seed: str, weeks: int = 2) -> tuple[World, Store, datetime]:
     """The round on disk, two weeks in; the world stands on the Monday of the next auction."""
     store = await Store.open(path)
-    world = World(Router(RoundService(store), web=WebDesk(store, None)), seed=seed)
-    season = Season(world, random.Random(seed), players)
-    await world.feed(SetupLine(type="setup", at=START, admins=["mod"]))
-    for player in season.players:
-        await season.say(START, player, "game-actions", "!join")
-    saturday = START.replace(hour=0)
-    for _ in range(weeks):
-        await season.week(saturday)
-        saturday += WEEK
-    monday = saturday + timedelta(days=2, hours=9)
-    for _ in range(6):
-        await season.say(
-            saturday + timedelta(hours=6), "mod", "game-actions", f"!admin lot {season.card()} {season.card()}"
-        )
-    await world.advance(monday)
+    try:
+        world = World(Router(RoundService(store), web=WebDesk(store, None)), seed=seed)
+        season = Season(world, random.Random(seed), players)
+        await world.feed(SetupLine(type="setup", at=START, admins=["mod"]))
+        for player in season.players:
+            await season.say(START, player, "game-actions", "!join")
+        saturday = START.replace(hour=0)
+        for _ in range(weeks):
+            await season.week(saturday)
+            saturday += WEEK
+        monday = saturday + timedelta(days=2, hours=9)
+        for _ in range(6):
+            await season.say(
+                saturday + timedelta(hours=6), "mod", "game-actions", f"!admin lot {season.card()} {season.card()}"
+            )
+        await world.advance(monday)
+    except BaseException:
+        await store.close()  # the season failed: its store's thread must not keep the process alive
+        raise
     return world, store, monday
 
 
