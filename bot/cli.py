@@ -218,8 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--baseline",
         type=Path,
-        help="with --load, --burst, --rule-triggers or --due: a checkout of an earlier version to measure beside"
-        " this one",
+        help="a checkout of an earlier version to measure beside this one: alone, the busy week's CPU per command"
+        " in both, in turn; with --load, --burst, --rule-triggers or --due, those",
+    )
+    bench.add_argument("--cpu-rounds", type=int, default=5, help="with --baseline alone: interleaved rounds")
+    bench.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --baseline alone: also count each version's instructions under valgrind (slow)",
     )
     bench.add_argument(
         "--tick-gc",

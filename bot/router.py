@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.refusals import Refusals, RefusalStore
 from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
-from games.ictc.actions import CopyMove
-from games.ictc.arena import Arena
-from games.ictc.challenges import CHALLENGE_WORDS, is_challenge_command
-from games.ictc.commands import LIBRARY_WORDS, is_library_command
-from games.ictc.events import Note
-from games.ictc.service import CHANGED_MEANWHILE, MAX_REAPPLY, LibraryService
+from games.ictc.words import CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
     AcceptTrade,
@@ -61,6 +58,13 @@ from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService, an
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
+
+if TYPE_CHECKING:
+    from games.ictc.arena import Arena
+    from games.ictc.events import Note
+    from games.ictc.service import LibraryService
+    from games.tables.core import SideWrite
+    from games.tables.model import Table
 
 log = logging.getLogger(__name__)
 
@@ -260,15 +264,31 @@ class Router:
         """The card library (``!card``, ``!guild``, card copies in trades); None: not on this router."""
         self.web = web
         """``!web`` and ``!admin web``: the round's web record; None: those words are unknown here."""
-        self.arena = Arena(library, tables) if library is not None and tables is not None else None
-        """Challenges between members' decks, and the battles' kitties (``!challenge``)."""
-        if self.arena is not None and tables is not None:
-            tables.keep_ends(self.arena.ending)
+        self._arena: Arena | None = None
+        if library is not None and tables is not None:
+            tables.keep_ends(self._battle_ends)
         if refusals is None:
             store = service.store
             refusals = Refusals(store if isinstance(store, RefusalStore) else None)
         self.refusals = refusals
         """Commands refused, by event: a redelivery of one is not carried out, nor answered again."""
+
+    @property
+    def arena(self) -> Arena | None:
+        """Challenges between members' decks, and the battles' kitties (``!challenge``); made on first use,
+        so that a process that meets no challenge and no table's end never loads the battles' code."""
+        if self._arena is None and self.library is not None and self.tables is not None:
+            from games.ictc.arena import Arena
+
+            self._arena = Arena(self.library, self.tables)
+        return self._arena
+
+    def _battle_ends(self, guild: str, table: Table, at: datetime) -> AbstractAsyncContextManager[SideWrite | None]:
+        """The arena's part of a table's end (a battle's kitty moves with it)."""
+        arena = self.arena
+        if arena is None:  # pragma: no cover - kept only where there is an arena
+            raise RuntimeError("no card library on this router")
+        return arena.ending(guild, table, at)
 
     def forget(self, guild: str) -> None:
         """Drop every cached state of the guild: another process acts for it now (its lock went away),
@@ -561,7 +581,7 @@ class Router:
             # talk in a table's thread: a secret move typed without the prefix is still removed
             screened = await tables.screen(guild, content, thread=thread, at=ctx.at)
             return None if screened is None else [table_post(p) for p in screened]
-        if self.arena is not None and not dm and is_challenge_command(content):
+        if not dm and is_challenge_command(content) and self.arena is not None:
             return await self._once(
                 guild, ctx, source_line, lambda: self._challenge(guild, ctx, content, resolve, source_line)
             )
@@ -611,6 +631,8 @@ class Router:
 
         def bare(token: str) -> str:
             raise BadInputError(f"`{token[:30]}` cannot be read here: write the member's @name")
+
+        from games.ictc.service import CHANGED_MEANWHILE
 
         try:
             posts = await self.arena.command(guild, ctx, content, resolve or bare, source_line=source_line)
@@ -688,6 +710,9 @@ class Router:
             return None
         if self.library is None:
             raise BadInputError(COPIES_NOT_HERE)
+        from games.ictc.actions import CopyMove
+        from games.ictc.service import MAX_REAPPLY
+
         engine.check(state, ctx, action)
         moves = [CopyMove(copy_id=c, giver=trade.offerer, taker=trade.target) for c in trade.give.copies]
         moves += [CopyMove(copy_id=c, giver=trade.target, taker=trade.offerer) for c in trade.get.copies]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games.ictc.commands import HELP_SUMMARY, HELP_SUMMARY_MODERATORS
+from games.ictc.words import HELP_SUMMARY, HELP_SUMMARY_MODERATORS
 from games.nomic.commands import COMMAND_WORDS
 from games.nomic.context import ChannelRole
 from games.nomic.state import RoundState

@@ -9,6 +9,7 @@ what the bot does not enforce goes on the moderators' to-do list; a moderator ma
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -494,5 +495,9 @@ def test_the_bench_of_amendment_lines_runs_every_case() -> None:
     from bot.bench.amendments import CASES, amendments_bench
 
     report = amendments_bench(players=12, runs=2, seed="t")
-    assert report.count("\n") == len(CASES) + 2
+    assert report.count("\n") == len(CASES) + 4
     assert "goal: every application under 10 ms" in report
+    first, *_, last = report.splitlines()
+    assert first.startswith("machine at the start: load average ")
+    assert last.startswith("machine at the end: load average "), "the machine's load beside the figures"
+    assert last.endswith(f"on {os.cpu_count()} CPUs")

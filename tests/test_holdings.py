@@ -423,3 +423,31 @@ def test_a_rule_changing_every_player_twice_makes_one_new_player_each() -> None:
         sys.setprofile(None)
     assert all(after.players[name].points == 23 for name in names)
     assert made <= len(names) + 5, "a player changed by several effects of one rule is copied once"
+
+
+def test_placements_make_one_new_player_and_one_unvalidated_record_a_hand() -> None:
+    """At thousands of players, validating a record per place and re-sorting cards per prize was most of
+    the placements: they are made from the values the rules already hold, one new player each."""
+    names = [f"p{n:02}" for n in range(40)]
+    state = new_round(Phase.BARTERING, players=names)
+    for n, name in enumerate(names):
+        hand = ("AS KS QS JS 10S", "2H 2D 5C 9S JD", "3C 3D 3H 8S 8D", "4S 6H 7C 9D QC")[n % 4]
+        state = give(state, name, hand=hand)
+        state = apply(state, name, PresentHand(cards=tuple(Card.parse(code) for code in hand.split())))
+    made = validated = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal made, validated
+        if event == "c_call" and arg is object.__new__:
+            made += 1
+        if event == "c_call" and getattr(arg, "__name__", "") == "validate_python":
+            validated += 1
+
+    sys.setprofile(count)
+    try:
+        step = make_placements(state, random.Random(3))
+    finally:
+        sys.setprofile(None)
+    assert step == one_by_one_placements(state, random.Random(3))
+    assert validated <= 5, "the records and prizes are not validated one by one"
+    assert made <= 2 * len(names) + 10, "one new player and one record a hand"

@@ -15,6 +15,7 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
+from bot.bench.machine import Loaded
 from games.nomic import engine, proposals
 from games.nomic.actions import Action, AdminLot, AdminSet, Join, PlaceBid, Propose, StartRound
 from games.nomic.cards import Card
@@ -81,6 +82,7 @@ def _ms(seconds: float) -> float:
 
 def amendments_bench(*, players: int, runs: int, seed: str) -> str:
     """The report: per case, the check when proposed and the application when passed (median, worst)."""
+    loaded = Loaded()
     started = time.perf_counter()
     state = busy_round(players, seed)
     built = time.perf_counter() - started
@@ -115,4 +117,4 @@ def amendments_bench(*, players: int, runs: int, seed: str) -> str:
         )
     ok = "met" if _ms(worst_all) < GOAL_MS else "NOT met"
     lines.append(f"  goal: every application under {GOAL_MS:.0f} ms ({ok}; worst {_ms(worst_all):.2f} ms)")
-    return "\n".join(lines)
+    return loaded.framed("\n".join(lines))

@@ -14,6 +14,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.bench.machine import printed
 from data.library_store import LibraryStore
 from games.ictc import engine
 from games.ictc.actions import NewCard
@@ -99,47 +100,66 @@ def _row(name: str, times: list[float]) -> str:
 
 
 async def cards_bench(*, designs: int, runs: int, seed: str, where: Path | None) -> int:
+    at_the_end = printed()
+    try:
+        return await _cards_bench(designs=designs, runs=runs, seed=seed, where=where)
+    finally:
+        at_the_end()
+
+
+async def _cards_bench(*, designs: int, runs: int, seed: str, where: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="nomic-cards-bench-") as tmp:
         path = (where or Path(tmp)) / "cards-bench.db"
         store = await LibraryStore.open(path, synchronous="FULL")
-        service = LibraryService(store)
-        built = library_of(designs, seed)
-        service._states["g"] = built  # the bench seeds the cache, then commits it
-        rng = random.Random(f"{seed}:runs")
-        at = T0
-        await service.command("g", _ctx("z", at, "first"), "!guild create Bench", lambda t: t)
-        submit: list[float] = []
-        approve: list[float] = []
-        for run in range(runs):
-            at += timedelta(minutes=1)
-            raw = _card(rng, designs + run) | {"name": f"Probe {run}"}
-            line = "!card new " + " | ".join(f"{k}: {v}" for k, v in raw.items())
-            await service.command("g", _ctx("zed", at, f"new{run}"), line, lambda t: t)
-            number = max((await service.state("g")).designs)
-            started = time.perf_counter()
-            said = await service.command("g", _ctx("zed", at, f"submit{run}"), f"!card submit #{number}", lambda t: t)
-            submit.append(time.perf_counter() - started)
-            if said.error is not None and "too close" not in str(said.error):
-                print(f"submit failed: {said.error}")
-                return 1
-            started = time.perf_counter()
-            judged = await service.command(
-                "g", _ctx("yan", at, f"approve{run}"), f"!card approve #{number}", lambda t: t
-            )
-            approve.append(time.perf_counter() - started)
-            if not judged.accepted and said.accepted:
-                print(f"approve failed: {judged.error}")
-                return 1
-        load: list[float] = []
-        for _ in range(runs):
-            service.forget("g")
-            started = time.perf_counter()
-            await service.state("g")
-            load.append(time.perf_counter() - started)
-        await store.close()
+        try:
+            timed = await _timed(store, designs=designs, runs=runs, seed=seed)
+        finally:
+            await store.close()  # a failed step too: an open connection keeps the process alive
+    if timed is None:
+        return 1
+    submit, approve, load = timed
     print(f"Card library of {designs} designs (+ the starter set), {runs} runs, on disk (synchronous=FULL):\n")
     print("| step | min ms | median ms |\n| --- | --- | --- |")
     print(_row("`!card submit` (compare with the library, commit)", submit))
     print(_row("`!card approve` (commit one design)", approve))
     print(_row("read the library back after a restart", load))
     return 0
+
+
+async def _timed(
+    store: LibraryStore, *, designs: int, runs: int, seed: str
+) -> tuple[list[float], list[float], list[float]] | None:
+    """Submit, approve and load timings, or None when a step failed (said on standard output)."""
+    service = LibraryService(store)
+    built = library_of(designs, seed)
+    service._states["g"] = built  # the bench seeds the cache, then commits it
+    rng = random.Random(f"{seed}:runs")
+    at = T0
+    await service.command("g", _ctx("z", at, "first"), "!guild create Bench", lambda t: t)
+    submit: list[float] = []
+    approve: list[float] = []
+    for run in range(runs):
+        at += timedelta(minutes=1)
+        raw = _card(rng, designs + run) | {"name": f"Probe {run}"}
+        line = "!card new " + " | ".join(f"{k}: {v}" for k, v in raw.items())
+        await service.command("g", _ctx("zed", at, f"new{run}"), line, lambda t: t)
+        number = max((await service.state("g")).designs)
+        started = time.perf_counter()
+        said = await service.command("g", _ctx("zed", at, f"submit{run}"), f"!card submit #{number}", lambda t: t)
+        submit.append(time.perf_counter() - started)
+        if said.error is not None and "too close" not in str(said.error):
+            print(f"submit failed: {said.error}")
+            return None
+        started = time.perf_counter()
+        judged = await service.command("g", _ctx("yan", at, f"approve{run}"), f"!card approve #{number}", lambda t: t)
+        approve.append(time.perf_counter() - started)
+        if not judged.accepted and said.accepted:
+            print(f"approve failed: {judged.error}")
+            return None
+    load: list[float] = []
+    for _ in range(runs):
+        service.forget("g")
+        started = time.perf_counter()
+        await service.state("g")
+        load.append(time.perf_counter() - started)
+    return submit, approve, load

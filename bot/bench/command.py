@@ -6,14 +6,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
+
+
+class _NotACheckoutError(Exception):
+    """``--baseline`` names a folder that holds no bot (said on stderr): a usage error."""
+
+
+def _baseline(args: argparse.Namespace) -> Path | None:
+    """The ``--baseline`` checkout, resolved."""
+    baseline = args.baseline.resolve() if args.baseline is not None else None
+    if baseline is not None and not (baseline / "bot" / "__main__.py").is_file():
+        print(f"--baseline {args.baseline}: not a checkout of this bot (no bot/__main__.py)", file=sys.stderr)
+        raise _NotACheckoutError
+    return baseline
 
 
 def _load_benches(args: argparse.Namespace) -> int:
     """``bench --load`` and ``bench --burst``: actions under load, and bursts of bids on simulated Discord."""
-    baseline = args.baseline.resolve() if args.baseline is not None else None
-    if baseline is not None and not (baseline / "bot" / "__main__.py").is_file():
-        print(f"--baseline {args.baseline}: not a checkout of this bot (no bot/__main__.py)", file=sys.stderr)
-        return 2
+    baseline = _baseline(args)
     reports = []
     if args.load:
         from bot.bench.load import load_bench
@@ -29,6 +40,19 @@ def _load_benches(args: argparse.Namespace) -> int:
         reports.append(asyncio.run(burst_bench(baseline=baseline)))
     print("\n\n".join(reports))
     return 0
+
+
+def _cpu_bench(args: argparse.Namespace) -> int:
+    """``bench --baseline DIR`` alone: the busy week's CPU per command here and in ``DIR``, in turn."""
+    from bot.bench.cpu import cpu_bench
+
+    baseline = _baseline(args)
+    if baseline is None:
+        return 2
+    print(cpu_bench(baseline, rounds=args.cpu_rounds, count_instructions=args.instructions))
+    return 0
+
+
 def _game_bench(game: str, runs: int) -> int:
     """``bench --game NAME``: the game's own timings, when its package brings any."""
     from games.tables.engine import GameRuleError
@@ -42,12 +66,22 @@ def _game_bench(game: str, runs: int) -> int:
     if spec.bench is None:
         print(f"{spec.name} has no benchmark of its own", file=sys.stderr)
         return 2
-    print("\n".join(spec.bench(runs)))
+    from bot.bench.machine import Loaded
+
+    loaded = Loaded()
+    print(loaded.framed("\n".join(spec.bench(runs))))
     return 0
 
 
 def bench_command(args: argparse.Namespace) -> int:
     """``python -m bot bench ...``: which measurement the options ask for."""
+    try:
+        return _bench(args)
+    except _NotACheckoutError:
+        return 2
+
+
+def _bench(args: argparse.Namespace) -> int:
     if args.web:
         from bot.bench.web import web_bench
 
@@ -63,6 +97,8 @@ def bench_command(args: argparse.Namespace) -> int:
         )
     if args.load or args.burst:
         return _load_benches(args)
+    if args.baseline is not None and not (args.rule_triggers or args.due):
+        return _cpu_bench(args)
     if args.game:
         return _game_bench(args.game, args.tick_runs)
     from bot.bench.week import bench, offers_bench
@@ -89,13 +125,12 @@ def bench_command(args: argparse.Namespace) -> int:
     if args.due:
         from bot.bench.due import due_bench
 
-        print(due_bench(args.tick_runs, args.baseline.resolve() if args.baseline is not None else None))
+        print(due_bench(args.tick_runs, _baseline(args)))
         return 0
     if args.rule_triggers:
         from bot.bench.rule_triggers import rule_trigger_bench
 
-        baseline = args.baseline.resolve() if args.baseline is not None else None
-        print(rule_trigger_bench(args.tick_sizes, args.tick_runs, args.seed, baseline))
+        print(rule_trigger_bench(args.tick_sizes, args.tick_runs, args.seed, _baseline(args)))
         return 0
     if args.digest_only:
         from bot.bench.digest import digest_bench

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.bench.machine import Loaded
 from games.nomic import digest, engine
 from games.nomic.actions import (
     Action,
@@ -180,6 +181,7 @@ def week_end(state: RoundState, until: datetime) -> tuple[WeekRecords, float]:
 def digest_bench(*, players: int, bids: int, runs: int, seed: str) -> str:
     """Build a busy week, then time its review: the records gathered from the state, and the review
     built from them (with the thread games), min and median over ``runs``."""
+    loaded = Loaded()
     started = time.perf_counter()
     state, until = busy_week(players, bids, seed)
     games = finished_games(seed=seed)
@@ -213,4 +215,4 @@ def digest_bench(*, players: int, bids: int, runs: int, seed: str) -> str:
         f"  {'the whole week-end tick':<40}{tick_ms:.1f} ms (election, review, weekly grant, archive)",
         f"  {'the embed':<40}{embed}",
     ]
-    return "\n".join(lines)
+    return loaded.framed("\n".join(lines))

@@ -24,6 +24,7 @@ Figures are actions per second; ratios are taken within a round, then summarised
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -44,7 +45,6 @@ from bot.router import Router
 from data.store import Store
 from games.nomic.actions import StartRound
 from games.nomic.context import ChannelRole, Context
-from games.nomic.members import unknown_member
 from games.nomic.ruleset import load_ruleset
 from games.nomic.service import RoundService
 from scheduler.due import opening
@@ -81,6 +81,8 @@ class Guild:
     messages: int = 0
 
     def resolve(self, token: str) -> str:
+        from games.nomic.members import unknown_member  # here: a baseline from before it runs the week alone
+
         name = token.strip().removeprefix("@")
         if name != ADMIN and name not in self.members:
             raise unknown_member(name)
@@ -216,6 +218,13 @@ async def _guilds(folder: Path, kind: str, actions: int) -> Measured:
 
 async def _week(folder: Path, players: int, bids: int, trades: int) -> Measured:
     """``bot.bench.week``'s busy week (of the checkout that runs it), its commands a second."""
+    played = await _played_week(folder, players, bids, trades)
+    return Measured(played["messages"] / played["wall"])
+
+
+async def _played_week(folder: Path, players: int, bids: int, trades: int) -> dict[str, float]:
+    """Play ``bot.bench.week``'s busy week on the code of the checkout that runs it: its commands, the durable
+    ones among them, and the wall and CPU seconds (user and system, this process) it took."""
     try:
         from bot.bench import week as week_bench
     except ImportError:  # a baseline from before the benchmarks had a folder of their own
@@ -234,17 +243,26 @@ async def _week(folder: Path, players: int, bids: int, trades: int) -> Measured:
             actor="setup", actor_name="setup", channel=ChannelRole.OTHER, at=week_bench.START, event_id="setup"
         )
         start = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(week_bench.ADMIN,))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         await router.service.start(week_bench.GUILD, ctx, start, seed="bench:load")
         await week_bench._saturday(week, rng, bids=bids)
         await week_bench._auction(week, rng, bids=bids, trades=trades, lookups=600)
         await week.run_due(week_bench.THURSDAY)
         await week_bench._bartering(week, rng, lookups=300)
         await week.run_due(week_bench.SATURDAY)
-        wall = time.perf_counter() - started
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     finally:
         await store.close()
-    return Measured(week.messages / wall)
+    durable = sum(1 for sample in week.samples if sample.accepted and sample.changes_state)
+    return {"messages": week.messages, "durable": durable, "wall": wall, "cpu": cpu}
+
+
+async def week_cpu(folder: str, week: dict[str, int] | None) -> dict[str, float]:
+    """The busy week in this process (``bot.bench.cpu``'s measuring processes); ``None``: nothing but the
+    start-up (the imports of this file), for what the processes pay before the week."""
+    if week is None:
+        return {"messages": 0, "durable": 0, "wall": 0.0, "cpu": 0.0}
+    return await _played_week(Path(folder), **week)
 
 
 async def measure(kind: str, folder: str, actions: int, week: dict[str, int]) -> dict[str, float]:
@@ -271,9 +289,18 @@ print(json.dumps(asyncio.run(getattr(module, function)(*json.loads(args)))))
 """
 
 
+CHILD_SECONDS = 3_600.0
+"""The longest a measuring process may take before it is stopped and the bench fails: a process that
+hangs (a baseline that leaves a connection open, a bot that never settles) ends the bench, not the
+machine's patience."""
+
+
 async def run_in(checkout: Path, path: Path, function: str, *args: Any) -> Any:
     """``await function(*args)`` of the file at ``path`` in a process of its own, on the code of ``checkout``
-    (first on its path), the result as JSON: how a bench measures an earlier version with today's bench."""
+    (first on its path), the result as JSON: how a bench measures an earlier version with today's bench.
+
+    The process is killed if it outlasts ``CHILD_SECONDS`` or the bench stops first (an error, Ctrl-C, a
+    caller's own ``asyncio.timeout``)."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -287,10 +314,24 @@ async def run_in(checkout: Path, path: Path, function: str, *args: Any) -> Any:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await proc.communicate()
+    try:
+        async with asyncio.timeout(CHILD_SECONDS):
+            out, err = await proc.communicate()
+    except TimeoutError:
+        raise RuntimeError(f"{function}{args!r} in {checkout} ran over {CHILD_SECONDS:g} s: stopped") from None
+    finally:
+        await stop(proc)
     if proc.returncode != 0:
         raise RuntimeError(f"{function}{args!r} in {checkout} failed:\n{err.decode()[-3000:]}")
     return json.loads(out.decode().splitlines()[-1])
+
+
+async def stop(proc: asyncio.subprocess.Process) -> None:
+    """Kill ``proc`` if it still runs, and reap it."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        await proc.wait()
 
 
 async def _in_process_of(checkout: Path, kind: str, folder: Path, actions: int, week: dict[str, int]) -> Measured:
@@ -398,6 +439,9 @@ async def load_bench(
     week: dict[str, int] | None = None,
 ) -> str:
     """Measure ``rounds`` interleaved rounds (with ``baseline``'s code too, when given); the report."""
+    from bot.bench.machine import Loaded  # here: a baseline's measuring process reads this file with its own bot
+
+    loaded = Loaded()
     sizes = dict(week or WEEK)
     results: list[dict[str, Measured]] = []
     with tempfile.TemporaryDirectory(prefix="nomic-load-") as tmp:
@@ -413,4 +457,4 @@ async def load_bench(
             results.append(await _round(folder, number, order, actions, sizes, baseline=baseline))
             done = ", ".join(f"{k} {v.rate:,.0f}/s" for k, v in results[-1].items())
             print(f"[bench] load round {number + 1}/{rounds}: {done}", file=sys.stderr, flush=True)
-    return report(results, actions, sizes, baseline)
+    return loaded.framed(report(results, actions, sizes, baseline))

@@ -16,11 +16,14 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.bench.machine import Loaded
 from bot.bench.ticks import RULES_GOAL_MS
 from bot.bench.turns import Worker, in_turn
 
 HERE = Path(__file__).resolve().parents[2]
 """This checkout."""
+STOP_SECONDS = 30.0
+"""How long a worker told to stop (mid-run too, when the bench failed) may take before it is killed."""
 
 WORKER = """
 import json, sys
@@ -98,6 +101,7 @@ def report(found: dict[str, Timed], versions: dict[str, Path], sizes: Sequence[i
 
 def rule_trigger_bench(sizes: Sequence[int], runs: int, seed: str, baseline: Path | None = None) -> str:
     """The report: this version's figures, and ``baseline``'s beside them when given."""
+    loaded = Loaded()
     versions = {"before": baseline} if baseline is not None else {}
     versions["this version"] = HERE
-    return report(measure(versions, sizes, runs, seed), versions, sizes, runs)
+    return loaded.framed(report(measure(versions, sizes, runs, seed), versions, sizes, runs))

@@ -23,6 +23,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.bench.load import stop
+from bot.bench.machine import printed
 from bot.router import Router
 from bot.sim.world import GUILD, MessageLine, ReactLine, SetupLine, World
 from bot.web.desk import WebDesk
@@ -118,21 +120,25 @@ class Season:
 async def play_season(path: Path, players: int, seed: str, weeks: int = 2) -> tuple[World, Store, datetime]:
     """The round on disk, two weeks in; the world stands on the Monday of the next auction."""
     store = await Store.open(path)
-    world = World(Router(RoundService(store), web=WebDesk(store, None)), seed=seed)
-    season = Season(world, random.Random(seed), players)
-    await world.feed(SetupLine(type="setup", at=START, admins=["mod"]))
-    for player in season.players:
-        await season.say(START, player, "game-actions", "!join")
-    saturday = START.replace(hour=0)
-    for _ in range(weeks):
-        await season.week(saturday)
-        saturday += WEEK
-    monday = saturday + timedelta(days=2, hours=9)
-    for _ in range(6):
-        await season.say(
-            saturday + timedelta(hours=6), "mod", "game-actions", f"!admin lot {season.card()} {season.card()}"
-        )
-    await world.advance(monday)
+    try:
+        world = World(Router(RoundService(store), web=WebDesk(store, None)), seed=seed)
+        season = Season(world, random.Random(seed), players)
+        await world.feed(SetupLine(type="setup", at=START, admins=["mod"]))
+        for player in season.players:
+            await season.say(START, player, "game-actions", "!join")
+        saturday = START.replace(hour=0)
+        for _ in range(weeks):
+            await season.week(saturday)
+            saturday += WEEK
+        monday = saturday + timedelta(days=2, hours=9)
+        for _ in range(6):
+            await season.say(
+                saturday + timedelta(hours=6), "mod", "game-actions", f"!admin lot {season.card()} {season.card()}"
+            )
+        await world.advance(monday)
+    except BaseException:
+        await store.close()  # the season failed: its store's thread must not keep the process alive
+        raise
     return world, store, monday
 
 
@@ -201,7 +207,10 @@ async def _run_load(url: str, requests: int, concurrency: int, paths: Sequence[s
         sys.executable, "-m", "bot.web.load", url, str(requests), str(concurrency), *paths,
         stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    out, _ = await proc.communicate()
+    try:
+        out, _ = await proc.communicate()
+    finally:
+        await stop(proc)  # a bench that failed or was stopped leaves no load running
     if proc.returncode != 0:
         raise RuntimeError(f"the load process failed with status {proc.returncode}")
     result: dict[str, Any] = json.loads(out)
@@ -211,6 +220,14 @@ async def _run_load(url: str, requests: int, concurrency: int, paths: Sequence[s
 async def web_bench(*, requests: int, concurrency: int, players: int, runs: int, seed: str, where: Path | None) -> int:
     """Print command latency with and without the web load, and how the site answered the load."""
     del runs
+    at_the_end = printed()
+    try:
+        return await _web_bench(requests=requests, concurrency=concurrency, players=players, seed=seed, where=where)
+    finally:
+        at_the_end()
+
+
+async def _web_bench(*, requests: int, concurrency: int, players: int, seed: str, where: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="nomic-web-bench-", dir=where) as tmp:
         path = Path(tmp) / "web.db"
         began = time.perf_counter()
@@ -236,10 +253,15 @@ async def web_bench(*, requests: int, concurrency: int, players: int, runs: int,
                     await asyncio.sleep(PACE)
                 loaded: list[float] = []
                 task = asyncio.ensure_future(_run_load(record.server.url, requests, concurrency, paths))
-                while not task.done():
-                    loaded.append(await commands.timed())
-                    await asyncio.sleep(PACE)
-                result = task.result()
+                try:
+                    while not task.done():
+                        loaded.append(await commands.timed())
+                        await asyncio.sleep(PACE)
+                    result = task.result()
+                finally:
+                    if not task.done():  # a command failed: the load stops with it
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
             finally:
                 await record.stop()
             log_size = state.seq

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from bot.bench import ticks as bench_ticks
 from bot.bench.digest import digest_bench
+from bot.bench.machine import Loaded, printed
 from bot.bench.stores import raw_commits
 from bot.router import Router
 from data.store import (
@@ -582,17 +583,21 @@ async def bench(
         folder.mkdir(parents=True, exist_ok=True)
         kept = "" if where is not None else "; a temporary folder, removed at exit"
         if week:
-            print(await week_bench(players=players, bids=bids, trades=trades, seed=seed, folder=folder, kept=kept))
+            loaded = Loaded()
+            report = await week_bench(players=players, bids=bids, trades=trades, seed=seed, folder=folder, kept=kept)
+            print(loaded.framed(report))
         if tick_sizes:
             if week:
                 print()
-            print(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc))
+            loaded = Loaded()
+            print(loaded.framed(await bench_ticks.tick_bench(tick_sizes, tick_runs, seed, folder, gc_policy=tick_gc)))
         if postgres:
             from bot.bench.stores import store_bench
 
             if week or tick_sizes:
                 print()
-            print(await store_bench(postgres, folder, actions=store_actions, runs=store_runs))
+            loaded = Loaded()
+            print(loaded.framed(await store_bench(postgres, folder, actions=store_actions, runs=store_runs)))
     if digest_runs > 0:
         print()
         print(digest_bench(players=players, bids=bids, runs=digest_runs, seed=seed))
@@ -621,18 +626,20 @@ async def week_bench(*, players: int, bids: int, trades: int, seed: str, folder:
         action = StartRound(ruleset=ruleset, phase=phase, presenting_open=presenting, moderators=(ADMIN,))
         pauses = GcPauses()
         gc.callbacks.append(pauses)
-        started = time.perf_counter()
-        week.started = started
-        outcome = await router.service.start(GUILD, ctx, action, seed=f"bench:{seed}")
-        if not outcome.accepted:
-            raise RuntimeError(f"could not start the bench round: {outcome.text()}")
-        await _saturday(week, rng, bids=bids)
-        await _auction(week, rng, bids=bids, trades=trades, lookups=lookups * 2 // 3)
-        await week.run_due(THURSDAY)
-        await _bartering(week, rng, lookups=lookups - lookups * 2 // 3)
-        await week.run_due(SATURDAY)
-        wall = time.perf_counter() - started
-        gc.callbacks.remove(pauses)
+        try:
+            started = time.perf_counter()
+            week.started = started
+            outcome = await router.service.start(GUILD, ctx, action, seed=f"bench:{seed}")
+            if not outcome.accepted:
+                raise RuntimeError(f"could not start the bench round: {outcome.text()}")
+            await _saturday(week, rng, bids=bids)
+            await _auction(week, rng, bids=bids, trades=trades, lookups=lookups * 2 // 3)
+            await week.run_due(THURSDAY)
+            await _bartering(week, rng, lookups=lookups - lookups * 2 // 3)
+            await week.run_due(SATURDAY)
+            wall = time.perf_counter() - started
+        finally:
+            gc.callbacks.remove(pauses)
         state = await week.state()
     finally:
         await store.close()
@@ -722,6 +729,14 @@ async def offers_bench(
     if players < 2 or weeks < 1 or per_week < 0:
         print("the offer bench needs at least 2 players and no negative counts", file=sys.stderr)
         return 2
+    at_the_end = printed()
+    try:
+        return await _offers_bench(weeks=weeks, players=players, seed=seed, where=where, per_week=per_week, runs=runs)
+    finally:
+        at_the_end()
+
+
+async def _offers_bench(*, weeks: int, players: int, seed: str, where: Path | None, per_week: int, runs: int) -> int:
     routed: list[float] = []
     rules: list[float] = []
     open_offers = closed = snapshot = 0

@@ -31,7 +31,6 @@ from games.ictc.meetings import apply_begin_battle
 from games.ictc.state import Challenge, ChallengeStatus, Deck, LibraryState, deck_key, meeting_key
 from games.nomic.context import Context
 
-CHALLENGE_WORDS = frozenset({"challenge", "challenges"})
 MAX_OPEN = 10
 """Open challenges a member may have made at once."""
 _NUMBER = re.compile(r"#?([0-9]{1,6})")
@@ -46,11 +45,6 @@ class AcceptRequest:
 
 
 ChallengeCommand = IssueChallenge | AnswerChallenge | ShowChallenges | AcceptRequest
-
-
-def is_challenge_command(text: str) -> bool:
-    words = text.strip().removeprefix("!").split(maxsplit=1)
-    return bool(words) and words[0].casefold() in CHALLENGE_WORDS
 
 
 def parse_challenge(text: str, resolve: Callable[[str], str]) -> ChallengeCommand:

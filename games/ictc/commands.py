@@ -55,8 +55,6 @@ from games.ictc.errors import CardInputError
 
 MemberResolver = Callable[[str], str]
 
-LIBRARY_WORDS = frozenset({"card", "cards", "guild", "guilds"})
-"""The command words the card library answers (anywhere, table threads included)."""
 MAX_LIBRARY_COMMAND = 10_000
 """Longer messages are refused unread; a card's own limits say what fits."""
 
@@ -104,19 +102,6 @@ GUILD_HELP = (
 )
 
 
-HELP_SUMMARY = (
-    ("!card new|edit|protect|unprotect|submit|ask|show|history|list|master", "make cards and look them up"),
-    ("!card approve|reject|comment|contest", "judge other members' cards"),
-    ("!card mint|copies|starter|deck|decks", "copies of approved cards, and play decks"),
-    ("!card meet|exclude|include", "a first meeting before a battle"),
-    ("!challenge @member [deck:NAME], !challenge accept|decline|withdraw", "battle with your deck (`!rules ictc`)"),
-    ("!card keywords|keyword|options", "the glossary and the library's options"),
-    ("!guild create|join|leave|officer|demote|set|list|show", "guilds that approve cards together"),
-)
-"""The card library in ``!help``: every command word, one line a theme; ``!card help`` explains each."""
-HELP_SUMMARY_MODERATORS = ("!card option NAME VALUE, !card contests, !card decide N uphold|dismiss", "moderators")
-
-
 def help_text(topic: str = "card", *, moderator: bool = False) -> str:
     lines = ["The card library (ICTC): make cards, get them approved, mint copies, build play decks."]
     lines += [f"`{usage}` - {summary}" for usage, summary in CARD_HELP]
@@ -128,11 +113,6 @@ def help_text(topic: str = "card", *, moderator: bool = False) -> str:
         "CARD is a card's name or its number (`#12`). Costs: `2K+4` (two black, four of any colour), `2R+X`, `XK`, `0`."
     )
     return "\n".join(lines)
-
-
-def is_library_command(text: str) -> bool:
-    words = text.strip().removeprefix("!").split(maxsplit=1)
-    return bool(words) and words[0].casefold() in LIBRARY_WORDS
 
 
 def _member(token: str, resolve: MemberResolver) -> str:

@@ -8,7 +8,7 @@ counting.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
@@ -149,6 +149,28 @@ def rebuilt(model: M, update: Mapping[str, object]) -> M:
     return new
 
 
+def made_unvalidated(model_type: type[M], fields: dict[str, object]) -> M:
+    """A model of ``model_type`` from ``fields``, a value for each of its fields, made without validation.
+
+    For records the rules fill from values they hold already checked (a placement's player, cards and
+    prize): validating thousands of them was most of a placements' cost. Every field must be given, in
+    the form validation would have left it: the model is the one validation makes. ``fields`` becomes
+    the model's own; the set of fields given is one per type, shared as models share it until changed.
+    """
+    every = _EVERY_FIELD.get(model_type)
+    if every is None:
+        every = _EVERY_FIELD[model_type] = set(model_type.model_fields)
+    new = _new(model_type)
+    _set(new, "__dict__", fields)
+    _set(new, "__pydantic_fields_set__", every)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
+_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
+
+
 def _fields_set(model: BaseModel, update: Mapping[str, object]) -> set[str]:
     """The fields set of ``model`` once ``update`` is made: its own set while it names them all already.
     A set is shared, never changed: a model's set is replaced (most players' name every field)."""
@@ -157,6 +179,7 @@ def _fields_set(model: BaseModel, update: Mapping[str, object]) -> set[str]:
 
 
 _POINTS = frozenset({"points"})
+_GRANTED = frozenset({"points", "spm", "cards"})
 
 
 def _changed_in_place(model: BaseModel, update: Mapping[str, object]) -> None:
@@ -252,6 +275,39 @@ class HoldingChanges:
         player = self._players[player_id]
         cards = sort_cards((*player.cards, *cards))
         self._update(player_id, player, {"points": player.points + points, "spm": player.spm + spm, "cards": cards})
+
+    def grant_each(self, prizes: Iterable[tuple[str, int, int, Sequence[Card]]]) -> None:
+        """``grant`` of each ``(player, points, spm, cards)`` of ``prizes``, in one pass (placements pay
+        every player): a new player each, built without a call per player. The cards come in the order
+        cards are kept (``sort_cards``, as a presented hand is): a player who held none takes them as
+        they are, and only one who held some has them sorted again."""
+        if not self._own_players:
+            self._players = dict(self._players)
+            self._own_players = True
+        players, unseen = self._players, self._unseen
+        new = _new  # ``rebuilt``, unrolled: at thousands of players the calls are most of the cost
+        for player_id, points, spm, cards in prizes:
+            if points < 0 or spm < 0:
+                raise ValueError("a grant cannot take anything away")
+            player = players[player_id]
+            if player_id in unseen:
+                given = sort_cards((*player.cards, *cards)) if cards and player.cards else tuple(cards or player.cards)
+                _changed_in_place(player, {"points": player.points + points, "spm": player.spm + spm, "cards": given})
+                continue
+            fields = player.__dict__.copy()
+            fields["points"] += points
+            fields["spm"] += spm
+            if cards:
+                held = fields["cards"]
+                fields["cards"] = sort_cards((*held, *cards)) if held else tuple(cards)
+            made = new(Player)
+            _set(made, "__dict__", fields)
+            fields_set = player.__pydantic_fields_set__
+            _set(made, "__pydantic_fields_set__", fields_set if fields_set >= _GRANTED else fields_set | _GRANTED)
+            _set(made, "__pydantic_extra__", None)
+            _set(made, "__pydantic_private__", None)
+            players[player_id] = made
+            unseen.add(player_id)
 
     def grant_points(self, player_ids: Sequence[str], points: int) -> None:
         """``grant`` of ``points`` to each of ``player_ids`` (a rule's "every player gains"), in one pass; their

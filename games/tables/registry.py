@@ -5,15 +5,17 @@ A game package exposes a ``GameSpec`` and names it in ``pyproject.toml``::
     [project.entry-points."nomic.games"]
     wikipedia = "games.wikipedia:GAME"
 
-The registry reads that group (``importlib.metadata``) on first use. ``register`` adds a game
-at run time: tests use it for the test game, and a deployment could for a private one.
+The registry reads that group (``importlib.metadata``) on first use, and imports a game's package
+only when that game is asked for by name (every game, when all are listed or a name is an alias).
+``register`` adds a game at run time: tests use it for the test game, and a deployment could for a
+private one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -51,28 +53,47 @@ class GameSpec:
 
 
 _GAMES: dict[str, GameSpec] = {}
-_loaded = False
+_points: dict[str, EntryPoint] | None = None
+"""The entry points not loaded yet, by name (None: the group not read yet)."""
+
+
+def _unloaded() -> dict[str, EntryPoint]:
+    global _points  # noqa: PLW0603 - the registry is one per process by design
+    if _points is None:
+        _points = {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+    return _points
+
+
+def _load(point: EntryPoint) -> None:
+    spec = point.load()
+    if isinstance(spec, GameSpec) and spec.name not in _GAMES:
+        _GAMES[spec.name] = spec
 
 
 def _load_entry_points() -> None:
-    global _loaded  # noqa: PLW0603 - the registry is one per process by design
-    if _loaded:
-        return
-    _loaded = True
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        spec = point.load()
-        if isinstance(spec, GameSpec) and spec.name not in _GAMES:
-            _GAMES[spec.name] = spec
+    points = _unloaded()
+    while points:
+        _load(points.pop(next(iter(points))))
+
+
+def _named(name: str) -> GameSpec | None:
+    """The game called exactly ``name``, importing no other game's package: an entry point is named as the
+    game it brings, so a table of one game never loads the others (nor their start-up)."""
+    if name not in _GAMES:
+        point = _unloaded().pop(name, None)
+        if point is not None:
+            _load(point)
+    return _GAMES.get(name)
 
 
 def register(spec: GameSpec) -> None:
     """Add (or replace) a game by its name."""
-    _load_entry_points()
+    _unloaded().pop(spec.name, None)
     _GAMES[spec.name] = spec
 
 
 def unregister(name: str) -> None:
-    _load_entry_points()
+    _unloaded().pop(name, None)
     _GAMES.pop(name, None)
 
 
@@ -86,7 +107,10 @@ class _Games(Mapping[str, AnyEngine]):
     """``GAMES``: the engines by name, read through to the registry each time."""
 
     def __getitem__(self, key: str) -> AnyEngine:
-        return specs()[key].engine
+        return _spec(key).engine
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and (_named(key) is not None or key in specs())
 
     def __iter__(self) -> Iterator[str]:
         return iter(specs())
@@ -95,11 +119,17 @@ class _Games(Mapping[str, AnyEngine]):
         return len(specs())
 
 
+def _spec(name: str) -> GameSpec:
+    """The game called exactly ``name`` (``KeyError`` when there is none)."""
+    spec = _named(name)
+    return spec if spec is not None else specs()[name]
+
+
 class _AISeats(Mapping[str, AnyAISeat]):
     """``AI_SEATS``: the computer players by game name, read through to the registry."""
 
     def __getitem__(self, key: str) -> AnyAISeat:
-        return specs()[key].ai
+        return _spec(key).ai
 
     def __iter__(self) -> Iterator[str]:
         return iter(specs())
@@ -114,8 +144,11 @@ AI_SEATS: Mapping[str, AnyAISeat] = _AISeats()
 
 def get_spec(name: str) -> GameSpec:
     """The game called ``name`` (any case); ``BadCommandError`` naming the games there are otherwise."""
-    found = specs()
     wanted = name.strip().casefold()
+    spec = _named(wanted)
+    if spec is not None:
+        return spec
+    found = specs()
     spec = found.get(wanted) or next((s for s in found.values() if wanted in s.aliases), None)
     if spec is None:
         known = ", ".join(sorted(found))

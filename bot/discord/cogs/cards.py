@@ -25,8 +25,8 @@ from bot.discord.io import chunks, dms_closed, resolver
 from bot.discord.render import embeds
 from bot.router import Post
 from games.ictc.cards import CardType
-from games.ictc.commands import is_library_command
 from games.ictc.picture import render_card
+from games.ictc.words import is_library_command
 from games.nomic.context import ChannelRole
 
 if TYPE_CHECKING:

@@ -1,0 +1,75 @@
+"""What a command loads before it does anything: a command does not import what it does not use.
+
+Each case runs in a fresh interpreter (``sys.modules`` of this one holds everything the tests import)
+and names the packages the command's work needed, and those it must not have loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The modules loaded once ``code`` ran in a fresh interpreter."""
+    probe = textwrap.dedent(code) + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    command = [sys.executable, "-c", probe]
+    done = subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def _packages(modules: set[str], prefix: str) -> set[str]:
+    return {name.split(".")[1] for name in modules if name.startswith(prefix) and name.count(".") >= 1}
+
+
+def test_a_table_of_one_game_loads_no_other_game() -> None:
+    loaded = _loaded_after(
+        """
+        from games.tables.registry import GAMES, get_game, get_spec
+        assert get_spec("sardini").name == "sardini"
+        assert "sardini" in GAMES and get_game("sardini").name == "sardini"
+        """
+    )
+    assert {"sardini", "tables"} <= _packages(loaded, "games.")
+    assert not _packages(loaded, "games.") & {"wikipedia", "nuclear", "ictc"}, "only the game asked for"
+
+
+def test_the_games_known_by_alias_or_listed_are_all_loaded() -> None:
+    loaded = _loaded_after(
+        """
+        from games.tables.registry import GAMES, specs
+        assert sorted(GAMES) == sorted(specs())
+        """
+    )
+    assert {"sardini", "wikipedia", "nuclear", "ictc"} <= _packages(loaded, "games.")
+
+
+def test_a_replay_of_the_round_loads_no_battle_and_no_thread_game() -> None:
+    loaded = _loaded_after(
+        f"""
+        from bot.cli import main
+        assert main(["replay", {str(SCENARIOS / "week.jsonl")!r}]) == 0
+        """
+    )
+    assert "games.nomic.engine" in loaded
+    assert not {"games.ictc.battle", "games.ictc.arena", "PIL", "discord", "aiohttp", "asyncpg", "jinja2"} & loaded
+    assert not _packages(loaded, "games.") & {"wikipedia", "nuclear", "sardini"}
+
+
+def test_a_replay_of_one_game_loads_that_game_alone() -> None:
+    loaded = _loaded_after(
+        f"""
+        from bot.cli import main
+        assert main(["replay", {str(SCENARIOS / "table_sardini.jsonl")!r}]) == 0
+        """
+    )
+    assert "sardini" in _packages(loaded, "games.")
+    assert not _packages(loaded, "games.") & {"wikipedia", "nuclear"}
+    assert "games.ictc.battle" not in loaded
