@@ -210,6 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="instead of the busy week: the Discord calls of 500 bids in one channel, timed under Discord's limits",
     )
     bench.add_argument(
+        "--replay",
+        type=Path,
+        metavar="SCENARIO",
+        help="instead of the busy week: `replay --db` of SCENARIO as a whole process, its durable actions a second"
+        " beside raw single-row commits on the same disk, in --load-rounds rounds (with --baseline: that checkout's"
+        " too)",
+    )
+    bench.add_argument("--replay-until", help="with --replay: the replay's --until")
+    bench.add_argument(
         "--due",
         action="store_true",
         help="instead of the busy week: the check for scheduled work before every command, by library size,"
@@ -219,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--baseline",
         type=Path,
         help="a checkout of an earlier version to measure beside this one: alone, the busy week's CPU per command"
-        " in both, in turn; with --load, --burst, --rule-triggers or --due, those",
+        " in both, in turn; with --load, --burst, --rule-triggers, --due or --replay, those",
     )
     bench.add_argument("--cpu-rounds", type=int, default=5, help="with --baseline alone: interleaved rounds")
     bench.add_argument(

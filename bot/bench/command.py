@@ -97,7 +97,7 @@ def _bench(args: argparse.Namespace) -> int:
         )
     if args.load or args.burst:
         return _load_benches(args)
-    if args.baseline is not None and not (args.rule_triggers or args.due):
+    if args.baseline is not None and not (args.rule_triggers or args.due or args.replay):
         return _cpu_bench(args)
     if args.game:
         return _game_bench(args.game, args.tick_runs)
@@ -121,6 +121,12 @@ def _bench(args: argparse.Namespace) -> int:
         from bot.bench.amendments import amendments_bench
 
         print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
+        return 0
+    if args.replay is not None:
+        from bot.bench.replay_disk import replay_bench
+
+        report = replay_bench(args.replay.resolve(), args.load_rounds, args.seed, args.replay_until, _baseline(args))
+        print(report)
         return 0
     if args.due:
         from bot.bench.due import due_bench
