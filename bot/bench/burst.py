@@ -256,8 +256,12 @@ def burst_report(calls: list[Call], bids: list[Bid], auctions: str, label: str, 
 
 
 async def burst_calls(bids: int, members: int, spread: float, seed: str) -> dict[str, Any]:
-    """The burst on this process's code, as JSON (how ``--baseline`` gets an earlier version's calls)."""
-    calls, made, auctions = await _burst(bids, members, spread, seed)
+    """The burst on this process's code, as JSON (how ``--baseline`` gets an earlier version's calls); on a
+    machine too busy for the bot to settle in ``SETTLE_SECONDS``, what simcord said instead."""
+    try:
+        calls, made, auctions = await _burst(bids, members, spread, seed)
+    except TimeoutError as exc:
+        return {"unsettled": str(exc) or "the bot did not settle"}
     return {
         "calls": [[c.at, c.method, c.path, c.payload] for c in calls],
         "bids": [[b.at, b.message, b.member, b.channel] for b in made],
@@ -275,7 +279,7 @@ async def burst_bench(
 ) -> str:
     """The burst's calls and their time under the limits: this version's, and ``baseline``'s when given."""
     from bot.bench.load import HERE, run_in
-    from bot.bench.machine import Loaded
+    from bot.bench.machine import BenchFailedError, Loaded, load_line
 
     loaded = Loaded()
     reports = []
@@ -283,6 +287,11 @@ async def burst_bench(
         if checkout is None:
             continue
         found = await run_in(checkout, THIS_FILE, "burst_calls", bids, members, spread, seed)
+        if "unsettled" in found:
+            raise BenchFailedError(
+                f"burst bench ({label}): {found['unsettled']} within {SETTLE_SECONDS:g} s of real time; the machine"
+                f" is too busy for this bench, no figures ({load_line('now')})"
+            )
         calls = [Call(float(at), method, path, payload) for at, method, path, payload in found["calls"]]
         made = [Bid(float(at), message, member, channel) for at, message, member, channel in found["bids"]]
         reports.append(burst_report(calls, made, found["auctions"], label, members=members, spread=spread))

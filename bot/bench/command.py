@@ -36,8 +36,13 @@ def _load_benches(args: argparse.Namespace) -> int:
         )
     if args.burst:
         from bot.bench.burst import burst_bench
+        from bot.bench.machine import BenchFailedError
 
-        reports.append(asyncio.run(burst_bench(baseline=baseline)))
+        try:
+            reports.append(asyncio.run(burst_bench(baseline=baseline)))
+        except BenchFailedError as exc:
+            print("\n\n".join([*reports, str(exc)]))
+            return 1
     print("\n\n".join(reports))
     return 0
 

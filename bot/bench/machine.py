@@ -21,6 +21,10 @@ def load_line(when: str) -> str:
     return f"machine {when}: load average {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min) on {cpus} CPUs"
 
 
+class BenchFailedError(RuntimeError):
+    """A bench that could not measure (said in one line, the command exits 1): never a hang, never a traceback."""
+
+
 class Loaded:
     """The machine's load when a report began, to frame it once it is done."""
 
