@@ -188,8 +188,15 @@ async def _run(
             while waiting and (not alongside or len(waiting) >= MAX_BESIDE):
                 await answered()
             said: list[Said] = []
+            if not alongside:
+                # nothing runs beside it: the line is awaited here, without a task of its own
+                await _alone(world, line, number, said)
+                for each in said:
+                    record(each)
+                store.mark_finished(GUILD, number)
+                continue
             parked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            task = asyncio.ensure_future(_line(world, line, number, said, parked if alongside else None))
+            task = asyncio.ensure_future(_line(world, line, number, said, parked))
             waiting.append((number, task, said))
             await asyncio.wait((task, parked), return_when=asyncio.FIRST_COMPLETED)
             while waiting and waiting[0][1].done():
@@ -213,17 +220,26 @@ async def _run(
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 
-async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None] | None) -> None:
-    """One line, its words kept in ``said``; ``parked`` is told when all that is left is its answer."""
+async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None]) -> None:
+    """One line beside others (in a task of its own), its words kept in ``said``; ``parked`` is told when
+    all that is left is its answer."""
     SAYING.set(said.append)
-    if parked is not None:
 
-        def park() -> None:
-            if not parked.done():
-                parked.set_result(None)
+    def park() -> None:
+        if not parked.done():
+            parked.set_result(None)
 
-        PARKED.set(park)
+    PARKED.set(park)
     await world.feed(line, number=number)
+
+
+async def _alone(world: World, line: Line, number: int, said: list[Said]) -> None:
+    """One line that nothing runs beside, its words kept in ``said`` as ``_line`` keeps them."""
+    saying = SAYING.set(said.append)
+    try:
+        await world.feed(line, number=number)
+    finally:
+        SAYING.reset(saying)
 
 
 def replay_file(
