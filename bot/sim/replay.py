@@ -18,6 +18,7 @@ import tempfile
 from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -197,8 +198,9 @@ async def _run(
                 continue
             parked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             task = asyncio.ensure_future(_line(world, line, number, said, parked))
+            task.add_done_callback(partial(_tell, parked))  # over before it parks: a refusal, a query
             waiting.append((number, task, said))
-            await asyncio.wait((task, parked), return_when=asyncio.FIRST_COMPLETED)
+            await parked
             while waiting and waiting[0][1].done():
                 await answered()
         while waiting:
@@ -224,13 +226,13 @@ async def _line(world: World, line: Line, number: int, said: list[Said], parked:
     """One line beside others (in a task of its own), its words kept in ``said``; ``parked`` is told when
     all that is left is its answer."""
     SAYING.set(said.append)
-
-    def park() -> None:
-        if not parked.done():
-            parked.set_result(None)
-
-    PARKED.set(park)
+    PARKED.set(partial(_tell, parked))
     await world.feed(line, number=number)
+
+
+def _tell(parked: asyncio.Future[None], *_: object) -> None:
+    if not parked.done():
+        parked.set_result(None)
 
 
 async def _alone(world: World, line: Line, number: int, said: list[Said]) -> None:
