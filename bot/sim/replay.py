@@ -154,7 +154,7 @@ async def _run(
     service = RoundService(store)
     service.reads_queued = beside
     tables = TableService(table_store, seed=seed) if table_store is not None else None
-    library = LibraryService(library_store) if library_store is not None else None
+    library = LibraryService(library_store, check_starter=False) if library_store is not None else None
     world = World(Router(service, tables, library, WebDesk(store, None)), seed=seed)
     transcript: list[dict[str, Any]] = []
 
@@ -217,8 +217,8 @@ async def _run(
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
     played = await tables.all_tables(GUILD) if tables is not None else []
-    cards = await library.state(GUILD) if library is not None else None
-    document = await guild_document(service, GUILD, now, played, cards)
+    cards = await library.own_library(GUILD) if library is not None else None
+    document = await guild_document(service, GUILD, now, played, cards, starter_cards=library is not None)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 
