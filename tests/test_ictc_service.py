@@ -352,8 +352,10 @@ async def test_a_guild_without_a_library_of_its_own_is_answered_without_building
 
     starter = initial_state()
     assert next_review(starter) is None
+    assert not starter.copies
     assert cards_entry(None) == cards_entry(starter)
     assert await bot.library.next_due(GUILD) is None
+    assert await bot.library.copy_counts(GUILD, "alice") == {}
     assert await bot.library.own_library(GUILD) is None, "nothing stored, nothing built"
     assert await bot.say("alice", IMP)
     own = await bot.library.own_library(GUILD)

@@ -353,10 +353,14 @@ class LibraryService:
         copies.check_moves(state, MoveCopies(moves=moves))
 
     async def copy_counts(self, guild: str, member: str) -> dict[str, int]:
-        """The member's card copies, how many of each card (the round's ``!inventory`` shows them)."""
+        """The member's card copies, how many of each card (the round's ``!inventory`` shows them); none while
+        the library is the starter set alone (it holds designs, no copies)."""
+        library = await self.own_library(guild)
+        if library is None:
+            return {}
         from games.ictc import copies
 
-        return copies.copy_counts(await self.state(guild), member)
+        return copies.copy_counts(library, member)
 
     async def describe_copies(self, guild: str, ids: Sequence[int], to: Mapping[int, str] | None = None) -> str:
         from games.ictc import copies
