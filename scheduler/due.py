@@ -15,7 +15,7 @@ from functools import partial
 
 from games.nomic import engine, reminders
 from games.nomic.actions import Tick
-from games.nomic.kept import kept
+from games.nomic.kept import KEPT, also_forget, kept
 from games.nomic.phases import BoundaryKind, Phase, ReminderKind
 from games.nomic.ruleset import Calendar, Reminders, Ruleset
 from games.nomic.state import RoundState
@@ -99,10 +99,48 @@ def next_tick(state: RoundState) -> Tick:
     return tick
 
 
+_BY_PARTS: dict[tuple[int, ...], tuple[tuple[object, ...], Tick]] = {}
+"""Next ticks by the identities of the parts of the state each was worked out from (kept alive with it, so
+that no other object takes their ids); the last ``KEPT``."""
+
+
+def _parts(state: RoundState) -> tuple[object, ...]:
+    """All that the next tick depends on (the calendar's reminders on whether there are lots, not which)."""
+    return (
+        state.ruleset,
+        state.clock,
+        state.phase,
+        bool(state.lots),
+        state.presenting_open,
+        state.proposals,
+        state.requests,
+        state.outbid_pending,
+        state.outbid_sent,
+    )
+
+
 def _next_tick(state: RoundState) -> Tick:
+    """A new state that carries the very same parts as an earlier one (a bid's or a trade's: they change
+    the lots, the players and the count of actions) has its next tick."""
+    parts = _parts(state)
+    key = tuple(map(id, parts))
+    found = _BY_PARTS.get(key)
+    if found is not None:
+        return found[1]
+    tick = _worked_out(state)
+    if len(_BY_PARTS) >= KEPT:
+        _BY_PARTS.pop(next(iter(_BY_PARTS)))
+    _BY_PARTS[key] = (parts, tick)
+    return tick
+
+
+def _worked_out(state: RoundState) -> Tick:
     ruleset = state.ruleset
     calendar = _calendar(ruleset.calendar, ruleset.reminders, state.clock, reminders.calendar_kinds(state))
     if state.phase is Phase.AUCTION and calendar.phase is Phase.BARTERING:
         return calendar.cut_short
     own = engine.next_deadline(state)
     return Tick(at=own) if own is not None and own < calendar.tick.at else calendar.tick
+
+
+also_forget(_BY_PARTS.clear)

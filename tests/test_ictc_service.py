@@ -341,3 +341,27 @@ async def test_an_offer_never_tells_which_copies_the_other_member_holds(bot: Bot
     state = await bot.library.state(GUILD)
     assert state.copies[carols].owner == "carol"
     assert state.copies[mine].owner == "alice"
+
+
+async def test_a_guild_without_a_library_of_its_own_is_answered_without_building_the_starter_one(bot: Bot) -> None:
+    """The check for due work and the replay's state document read nothing of the starter set: what they
+    would read of it is what they answer without it (no vote under way, an entry like an empty library's)."""
+    from bot.sim.statedoc import cards_entry
+    from games.ictc.approvals import next_review
+    from games.ictc.starter import initial_state
+
+    starter = initial_state()
+    assert next_review(starter) is None
+    assert not starter.copies
+    assert cards_entry(None) == cards_entry(starter)
+    assert await bot.library.next_due(GUILD) is None
+    assert await bot.library.copy_counts(GUILD, "alice") == {}
+    assert await bot.library.own_library(GUILD) is None, "nothing stored, nothing built"
+    assert await bot.say("alice", IMP)
+    own = await bot.library.own_library(GUILD)
+    assert own is not None
+    assert any(d.owner == "alice" for d in own.designs.values())
+    await bot.restart()
+    again = await bot.library.own_library(GUILD)
+    assert again is not None
+    assert again.designs.keys() == own.designs.keys(), "read back from the store"

@@ -18,6 +18,7 @@ import tempfile
 from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -153,7 +154,7 @@ async def _run(
     service = RoundService(store)
     service.reads_queued = beside
     tables = TableService(table_store, seed=seed) if table_store is not None else None
-    library = LibraryService(library_store) if library_store is not None else None
+    library = LibraryService(library_store, check_starter=False) if library_store is not None else None
     world = World(Router(service, tables, library, WebDesk(store, None)), seed=seed)
     transcript: list[dict[str, Any]] = []
 
@@ -188,10 +189,18 @@ async def _run(
             while waiting and (not alongside or len(waiting) >= MAX_BESIDE):
                 await answered()
             said: list[Said] = []
+            if not alongside:
+                # nothing runs beside it: the line is awaited here, without a task of its own
+                await _alone(world, line, number, said)
+                for each in said:
+                    record(each)
+                store.mark_finished(GUILD, number)
+                continue
             parked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            task = asyncio.ensure_future(_line(world, line, number, said, parked if alongside else None))
+            task = asyncio.ensure_future(_line(world, line, number, said, parked))
+            task.add_done_callback(partial(_tell, parked))  # over before it parks: a refusal, a query
             waiting.append((number, task, said))
-            await asyncio.wait((task, parked), return_when=asyncio.FIRST_COMPLETED)
+            await parked
             while waiting and waiting[0][1].done():
                 await answered()
         while waiting:
@@ -208,22 +217,31 @@ async def _run(
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
     played = await tables.all_tables(GUILD) if tables is not None else []
-    cards = await library.state(GUILD) if library is not None else None
-    document = await guild_document(service, GUILD, now, played, cards)
+    cards = await library.own_library(GUILD) if library is not None else None
+    document = await guild_document(service, GUILD, now, played, cards, starter_cards=library is not None)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
 
 
-async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None] | None) -> None:
-    """One line, its words kept in ``said``; ``parked`` is told when all that is left is its answer."""
+async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None]) -> None:
+    """One line beside others (in a task of its own), its words kept in ``said``; ``parked`` is told when
+    all that is left is its answer."""
     SAYING.set(said.append)
-    if parked is not None:
-
-        def park() -> None:
-            if not parked.done():
-                parked.set_result(None)
-
-        PARKED.set(park)
+    PARKED.set(partial(_tell, parked))
     await world.feed(line, number=number)
+
+
+def _tell(parked: asyncio.Future[None], *_: object) -> None:
+    if not parked.done():
+        parked.set_result(None)
+
+
+async def _alone(world: World, line: Line, number: int, said: list[Said]) -> None:
+    """One line that nothing runs beside, its words kept in ``said`` as ``_line`` keeps them."""
+    saying = SAYING.set(said.append)
+    try:
+        await world.feed(line, number=number)
+    finally:
+        SAYING.reset(saying)
 
 
 def replay_file(

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.sim.world import iso
-from games.ictc.copies import deck_problems
-from games.ictc.state import STARTER, LibraryState
 from games.nomic.document import render, slots
 from games.nomic.proposals import tally
 from games.nomic.sealed import bidders, public_high
 from games.nomic.service import RoundService
 from games.nomic.state import JudgeRequest, Proposal, RoundState
 from games.tables.lobby import Table
+
+if TYPE_CHECKING:
+    from games.ictc.state import LibraryState
 
 
 def table_entry(table: Table) -> dict[str, Any]:
@@ -38,8 +39,22 @@ def table_entry(table: Table) -> dict[str, Any]:
     }
 
 
-def cards_entry(library: LibraryState) -> dict[str, Any]:
-    """The card library: members' designs (the starter set's are left out), copies, decks, guilds."""
+def cards_entry(library: LibraryState | None) -> dict[str, Any]:
+    """The card library: members' designs (the starter set's are left out), copies, decks, guilds. None: a
+    library that holds the starter set alone, whose entry is that of an empty one (read without loading it)."""
+    if library is None:
+        return {
+            "designs": [],
+            "copies": {},
+            "decks": [],
+            "guilds": [],
+            "exclusions": [],
+            "contests": [],
+            "challenges": [],
+        }
+    from games.ictc.copies import deck_problems
+    from games.ictc.state import STARTER
+
     designs = []
     for design in sorted(library.designs.values(), key=lambda d: d.id):
         if design.owner == STARTER:
@@ -134,8 +149,11 @@ async def guild_document(
     now: datetime,
     tables: Sequence[Table] = (),
     cards: LibraryState | None = None,
+    *,
+    starter_cards: bool = False,
 ) -> dict[str, Any]:
-    """The state document of a guild: its state and the records that left it for the archive."""
+    """The state document of a guild: its state and the records that left it for the archive.
+    ``starter_cards``: ``cards`` is None because the library holds the starter set alone (``own_library``)."""
     state = await service.state(guild)
     if state is None:
         document = state_document(None, now, tables)
@@ -147,7 +165,7 @@ async def guild_document(
             archived_proposals=await service.archived(guild, Proposal),
             archived_requests=await service.archived(guild, JudgeRequest),
         )
-    if cards is not None:
+    if cards is not None or starter_cards:
         document["cards"] = cards_entry(cards)
     return document
 

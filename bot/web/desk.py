@@ -37,7 +37,7 @@ class WebSettings(Protocol):
 
 def is_web_command(text: str) -> bool:
     """``!web`` or ``!admin web ...`` (the grammar's other ``!admin`` words stay the round's)."""
-    words = text.strip().removeprefix("!").split()
+    words = text.strip().removeprefix("!").split(maxsplit=2)
     if not words:
         return False
     first = words[0].casefold()

@@ -19,21 +19,22 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
 from data.group_commit import Stale
-from games.ictc import copies, engine
-from games.ictc.actions import ACTION_ADAPTER, BeginBattle, CloseReview, CopyMove, LibraryAction, MoveCopies
-from games.ictc.approvals import next_review
-from games.ictc.commands import parse_library
-from games.ictc.events import Note
-from games.ictc.meetings import excluded
-from games.ictc.starter import initial_state, starter_set
-from games.ictc.state import COLLECTIONS, Design, LibraryState, Meta
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
+
+if TYPE_CHECKING:
+    from games.ictc.actions import CopyMove, LibraryAction
+    from games.ictc.events import Note
+    from games.ictc.state import Design, LibraryState
+
+# The library's rules are loaded on first use: a process whose guilds have no library of their own (a
+# replay of a round without card activity) never loads them.
 
 MAX_DUE_STEPS = 10_000
 MAX_REAPPLY = 5
@@ -102,6 +103,8 @@ class LibraryOutcome:
 
 
 def _model_of(collection: str) -> type[BaseModel]:
+    from games.ictc.state import LibraryState
+
     field = LibraryState.model_fields[collection]
     args: tuple[Any, ...] = getattr(field.annotation, "__args__", ())
     model = args[-1] if len(args) == 2 else None
@@ -110,15 +113,23 @@ def _model_of(collection: str) -> type[BaseModel]:
     return model
 
 
-_MODELS: dict[str, type[BaseModel]] = {name: _model_of(name) for name in COLLECTIONS}
+@cache
+def _models() -> dict[str, type[BaseModel]]:
+    from games.ictc.state import COLLECTIONS
+
+    return {name: _model_of(name) for name in COLLECTIONS}
+
+
 _INT_KEYS = frozenset({"designs", "copies", "contests", "challenges"})
 
 
 def state_from_rows(meta: str, rows: Mapping[str, Sequence[tuple[str, str]]]) -> LibraryState:
     """The library a store holds: its row and one row per value."""
+    from games.ictc.state import COLLECTIONS, LibraryState, Meta
+
     data: dict[str, Any] = {"meta": Meta.model_validate_json(meta)}
     for name in COLLECTIONS:
-        model = _MODELS[name]
+        model = _models()[name]
         values: dict[Any, Any] = {}
         for key, body in rows.get(name, ()):
             values[int(key) if name in _INT_KEYS else key] = model.model_validate_json(body)
@@ -126,22 +137,26 @@ def state_from_rows(meta: str, rows: Mapping[str, Sequence[tuple[str, str]]]) ->
     return LibraryState(**data)
 
 
-class _Logged(BaseModel):
+@cache
+def _logged() -> type[BaseModel]:
     """A library action's log row body, as ``LibraryService`` writes it."""
+    from games.ictc.actions import LibraryAction
 
-    ctx: Context
-    action: LibraryAction
+    return create_model("Logged", ctx=(Context, ...), action=(LibraryAction, ...))
 
 
 def read_logged(body: str) -> LibraryAction:
     """A logged library action's body read back (``ValidationError`` when it is none)."""
-    return _Logged.model_validate_json(body).action
+    action: LibraryAction = getattr(_logged().model_validate_json(body), "action")  # noqa: B009 (a model made here)
+    return action
 
 
 def changed_rows(
     old: LibraryState | None, new: LibraryState, factory: LibraryStoreLike
 ) -> tuple[list[Any], list[tuple[str, str]]]:
     """The rows to write (values that are not the very objects ``old`` held) and the keys gone."""
+    from games.ictc.state import COLLECTIONS
+
     rows: list[Any] = []
     deleted: list[tuple[str, str]] = []
     for name in COLLECTIONS:
@@ -172,12 +187,19 @@ def changed_rows(
 class LibraryService:
     """Card libraries of every guild: cached once read; a guild without one starts with the starter set."""
 
-    def __init__(self, store: LibraryStoreLike) -> None:
-        starter_set()  # read and checked now: a broken starter file stops the bot at start, not mid-command
+    def __init__(self, store: LibraryStoreLike, *, check_starter: bool = True) -> None:
+        """``check_starter``: read and check the starter set now, so that a broken starter file stops the bot
+        at start, not mid-command (a replay leaves it to the first guild that uses its library)."""
+        if check_starter:
+            from games.ictc.starter import starter_set
+
+            starter_set()
         self._store = store
         self._states: dict[str, LibraryState] = {}
         self._stored: dict[str, bool] = {}
         """Whether the guild's library has its row in the store yet (the first commit creates it)."""
+        self._none_stored: set[str] = set()
+        """Guilds whose store was read and held no library: the starter one, not built before it is used."""
         self._reviews: dict[str, tuple[LibraryState, tuple[datetime, int, int] | None]] = {}
         """Each guild's next guild vote to count, with the library it was found in: the scheduler asks
         before every command, and only a new library (a card action) can change the answer."""
@@ -198,8 +220,13 @@ class LibraryService:
         cached = self._states.get(guild)
         if cached is not None:
             return cached
-        stored = await self._store.load(guild)
-        state = initial_state() if stored is None else state_from_rows(stored.meta, stored.rows)
+        stored = None if guild in self._none_stored else await self._store.load(guild)
+        if stored is None:
+            from games.ictc.starter import initial_state
+
+            state = initial_state()
+        else:
+            state = state_from_rows(stored.meta, stored.rows)
         self._states[guild] = state
         self._stored[guild] = stored is not None
         return state
@@ -210,6 +237,7 @@ class LibraryService:
 
     def forget(self, guild: str) -> None:
         self._states.pop(guild, None)
+        self._none_stored.discard(guild)
         self._stored.pop(guild, None)
         self._reviews.pop(guild, None)
 
@@ -228,6 +256,9 @@ class LibraryService:
         source_line: int | None = None,
     ) -> LibraryOutcome:
         """A ``!card`` or ``!guild`` command's text: read, then answered or carried out."""
+        from games.ictc import engine
+        from games.ictc.commands import parse_library
+
         try:
             action = parse_library(text, resolve)
         except RuleError as exc:
@@ -246,6 +277,8 @@ class LibraryService:
         """Check, apply, log and commit one action; then answer. When the commit meets a library another
         process changed since it was read here (``Stale``), the action is applied again on the library
         read again (refused, nothing done, after ``MAX_REAPPLY`` tries)."""
+        from games.ictc import engine
+
         async with self.lock(guild):
             for _ in range(MAX_REAPPLY):
                 if ctx.event_id and await self._store.has_event(guild, ctx.event_id):
@@ -293,6 +326,8 @@ class LibraryService:
             deleted=deleted,
             first=first,
         )
+        from games.ictc.actions import ACTION_ADAPTER
+
         body = json.dumps(
             {"ctx": json.loads(ctx.model_dump_json()), "action": json.loads(ACTION_ADAPTER.dump_json(action))}
         )
@@ -310,15 +345,26 @@ class LibraryService:
 
     async def check_copies(self, guild: str, owned: Mapping[str, Sequence[int]]) -> None:
         """Each member holds the copies listed for them (``RuleError`` naming the first that is not)."""
+        from games.ictc import copies
+        from games.ictc.actions import CopyMove, MoveCopies
+
         state = await self.state(guild)
         moves = tuple(CopyMove(copy_id=c, giver=who, taker=who) for who, ids in owned.items() for c in ids)
         copies.check_moves(state, MoveCopies(moves=moves))
 
     async def copy_counts(self, guild: str, member: str) -> dict[str, int]:
-        """The member's card copies, how many of each card (the round's ``!inventory`` shows them)."""
-        return copies.copy_counts(await self.state(guild), member)
+        """The member's card copies, how many of each card (the round's ``!inventory`` shows them); none while
+        the library is the starter set alone (it holds designs, no copies)."""
+        library = await self.own_library(guild)
+        if library is None:
+            return {}
+        from games.ictc import copies
+
+        return copies.copy_counts(library, member)
 
     async def describe_copies(self, guild: str, ids: Sequence[int], to: Mapping[int, str] | None = None) -> str:
+        from games.ictc import copies
+
         return copies.describe_copies(await self.state(guild), tuple(ids), dict(to) if to is not None else None)
 
     async def join_moves(self, guild: str, ctx: Context, moves: Sequence[CopyMove], reason: str = "trade") -> Any:
@@ -327,6 +373,8 @@ class LibraryService:
         Call with ``lock(guild)`` held until that transaction is over; the cache changes only when
         it commits. ``RuleError`` when a copy is not its giver's (nothing to write then).
         """
+        from games.ictc.actions import MoveCopies
+
         action = MoveCopies(moves=tuple(moves), reason=reason)
         return await self.join_action(guild, ctx, action, event_id=f"{reason}:{ctx.event_id or ctx.at.isoformat()}")
 
@@ -339,6 +387,8 @@ class LibraryService:
         Call with ``lock(guild)`` held until that transaction is over; the cache changes only when it
         commits. ``RuleError`` when the action is refused (nothing to write then).
         """
+        from games.ictc import engine
+
         state = await self._load(guild)
         step = engine.apply(state, ctx, action)
         changes, entry = self._changes(guild, state, step.state, ctx, action, event_id=event_id)
@@ -362,6 +412,9 @@ class LibraryService:
     ) -> dict[str, tuple[int, ...]]:
         """Two members' battle begins: what the first meeting excludes of each one's designs (nothing
         once they have met before); from now on they have met."""
+        from games.ictc.actions import BeginBattle
+        from games.ictc.meetings import excluded
+
         state = await self.state(guild)
         out = excluded(state, a, b)
         ctx = Context(actor=SYSTEM, actor_name="a battle", channel=ChannelRole.OTHER, at=at, event_id=event_id)
@@ -372,12 +425,36 @@ class LibraryService:
 
     # -- scheduled work --
 
+    async def _read(self, guild: str) -> bool:
+        """Whether the guild's library is in the cache, read from the store if need be; False when the store
+        holds none and none was built here (the starter set alone, not built before it is used)."""
+        if guild not in self._states and guild not in self._none_stored:
+            async with self.lock(guild):
+                if guild not in self._states and guild not in self._none_stored:
+                    stored = await self._store.load(guild)
+                    if stored is None:
+                        self._none_stored.add(guild)
+                    else:
+                        self._states[guild] = state_from_rows(stored.meta, stored.rows)
+                        self._stored[guild] = True
+        return guild in self._states
+
+    async def own_library(self, guild: str) -> LibraryState | None:
+        """The guild's library; None while it is the starter set alone, nothing stored nor built (a round
+        without card activity reads no card)."""
+        return self._states[guild] if await self._read(guild) else None
+
     async def next_due(self, guild: str) -> datetime | None:
         found = await self._next_review(guild)
         return found[0] if found is not None else None
 
     async def _next_review(self, guild: str) -> tuple[datetime, int, int] | None:
-        """``next_review`` of the guild's library, looked through again only when the library is another."""
+        """``next_review`` of the guild's library, looked through again only when the library is another.
+        None for a guild with no library stored: the starter set's designs are all approved."""
+        if not await self._read(guild):
+            return None
+        from games.ictc.approvals import next_review
+
         state = await self.state(guild)
         kept = self._reviews.get(guild)
         if kept is not None and kept[0] is state:
@@ -396,6 +473,8 @@ class LibraryService:
             at, design, version = found
             event_id = f"due:review:{design}:{version}:{at.isoformat()}"
             ctx = Context(actor=SYSTEM, actor_name="the scheduler", channel=ChannelRole.OTHER, at=at, event_id=event_id)
+            from games.ictc.actions import CloseReview
+
             outcome = await self.act(guild, ctx, CloseReview(design=design, version=version))
             if outcome.duplicate:
                 # counted before (by another process, or before a restart that lost the cache): reload

@@ -167,6 +167,8 @@ _BIDI_AND_CONTROL = {"Cc", "Cf", "Zl", "Zp"}
 
 def clean(text: str) -> str:
     """Drop control, format (bidi, zero-width) and separator characters a command has no use for."""
+    if text.isprintable():
+        return text  # (none of those is printable: the everyday command has nothing to drop)
     return "".join(
         " " if ch in "\t\r\n" else ch
         for ch in text
@@ -180,26 +182,29 @@ def is_command(text: str) -> bool:
 
 def split_command(text: str) -> tuple[str, list[str]]:
     """The command word (lower case, aliases resolved) and its arguments."""
-    if len(text) > MAX_COMMAND_LENGTH:
-        raise BadInputError(f"that message is too long for a command ({len(text):,} characters)")
-    body = clean(text).strip()
-    if body.startswith(PREFIX):
-        body = body[len(PREFIX) :]
-    words = body.split()
+    words = _words(text)
     if not words:
         raise BadInputError("that is not a command; `!help` lists the commands")
     name = words[0].lower()
     return ALIASES.get(name, name), words[1:]
 
 
+def _words(text: str, most: int = -1) -> list[str]:
+    """The words of a command after its prefix (``most``: split at most that many times)."""
+    if len(text) > MAX_COMMAND_LENGTH:
+        raise BadInputError(f"that message is too long for a command ({len(text):,} characters)")
+    return clean(text).strip().removeprefix(PREFIX).split(maxsplit=most)
+
+
 def command_word(text: str) -> str | None:
     """The command word of a message (aliases resolved), or None when it is no readable command."""
-    if not is_command(text):
+    if not is_command(text) or len(text) > MAX_COMMAND_LENGTH:
         return None
-    try:
-        return split_command(text)[0]
-    except BadInputError:
+    words = _words(text, 1)
+    if not words:
         return None
+    name = words[0].lower()
+    return ALIASES.get(name, name)
 
 
 def _shown(text: str, limit: int = 24) -> str:
@@ -301,6 +306,8 @@ def _rest(text: str, skip: int) -> str:
 
 
 def clean_keep_lines(text: str) -> str:
+    if text.isprintable() or text.replace("\n", "").isprintable():
+        return text
     return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch) not in _BIDI_AND_CONTROL)
 
 

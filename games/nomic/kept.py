@@ -52,3 +52,8 @@ def forget_all() -> None:
     """Drop every kept answer: what is asked next is worked out afresh (to check it against a kept one)."""
     for forget in _FORGETS:
         forget()
+
+
+def also_forget(forget: Callable[[], None]) -> None:
+    """``forget`` is called with ``forget_all``: it drops answers kept elsewhere in the same way."""
+    _FORGETS.append(forget)

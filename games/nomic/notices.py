@@ -105,19 +105,22 @@ def wants_outbid(state: RoundState, member: str) -> bool:
 def _items(state: RoundState, events: Iterable[Event]) -> dict[str, list[OutbidItem]]:
     """Who lost the lead where, from the events of one action or tick, for those who want to know."""
     found: dict[str, list[OutbidItem]] = {}
+    if not state.notices:
+        return found  # nobody has chosen any notice: nobody wants to be told
     for event in events:
         if isinstance(event, BidPlaced) and event.beaten is not None:
-            who, items = event.beaten, [OutbidItem(lot=event.lot, amount=event.beaten_amount)]
+            who = event.beaten
+            if who in state.players and wants_outbid(state, who):
+                found.setdefault(who, []).append(OutbidItem(lot=event.lot, amount=event.beaten_amount))
         elif isinstance(event, BidsInvalidated) and event.player and not event.sealed:
             # (a sealed bid's lapse is told to its bidder whatever their choice: nobody else is told)
             who = event.player
             player = state.players.get(who)
-            points = player.points if player is not None else None
-            items = [OutbidItem(lot=lot, amount=amount, lapsed=True, points=points) for lot, amount in event.bids]
-        else:
-            continue
-        if who in state.players and wants_outbid(state, who):
-            found.setdefault(who, []).extend(items)
+            if player is not None and wants_outbid(state, who):
+                items = [
+                    OutbidItem(lot=lot, amount=amount, lapsed=True, points=player.points) for lot, amount in event.bids
+                ]
+                found.setdefault(who, []).extend(items)
     return found
 
 
