@@ -81,10 +81,11 @@ class Guild:
     messages: int = 0
 
     def resolve(self, token: str) -> str:
-        from games.nomic.members import unknown_member  # here: a baseline from before it runs the week alone
-
         name = token.strip().removeprefix("@")
         if name != ADMIN and name not in self.members:
+            # imported here: a baseline from before games/nomic/members.py resolves every name it is given
+            from games.nomic.members import unknown_member
+
             raise unknown_member(name)
         return name
 
