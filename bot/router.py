@@ -300,6 +300,20 @@ class Router:
         if self.library is not None:
             self.library.forget(guild)
 
+    def _kept_side_due(self, guild: str) -> tuple[datetime | None] | None:
+        """``_side_due`` when the tables and the card library both keep their next instant (in a 1-tuple), as
+        they do between two changes: no coroutine before every command. None: ask ``_side_due``."""
+        found = []
+        for side in (self.tables, self.library):
+            if side is None:
+                continue
+            kept = side.kept_next_due(guild)
+            if kept is None:
+                return None
+            if kept[0] is not None:
+                found.append(kept[0])
+        return (min(found) if found else None,)
+
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
         found = []
@@ -314,7 +328,8 @@ class Router:
         """Apply scheduled work due by ``now`` (the round's, the tables' and the card library's), in time order."""
         posts: list[Post] = []
         for _ in range(MAX_DUE_ROUNDS):
-            at = await self._side_due(guild)
+            kept = self._kept_side_due(guild)
+            at = kept[0] if kept is not None else await self._side_due(guild)
             if at is None or at > now:
                 break
             for tick_at, outcome in await catch_up(self.service, guild, at):
