@@ -343,6 +343,9 @@ class Router:
             if not done:
                 break
             posts.extend(done)
+        latest = self.service.kept_latest(guild)
+        if latest is not None and next_tick(latest).at > now:
+            return posts  # the round's next tick is later: nothing to catch up, and no coroutine to learn it
         for at, outcome in await catch_up(self.service, guild, now):
             posts.extend(await self._tick_posts(guild, at, outcome))
         return posts
