@@ -243,6 +243,19 @@ ROUND_WORDS_IN_THREADS: frozenset[str] = (
 """The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
+_IMPORT_WORDS = frozenset({"ruleset", "rules"})
+"""The first words of ``!ruleset import`` (``commands.is_import``)."""
+_WEB_WORDS = frozenset({"web", "admin"})
+"""The first words of ``!web`` and ``!admin web`` (``is_web_command``)."""
+
+
+def _first_word(content: str) -> str:
+    """The first word, case folded and without the prefix, as the card library's, the web's and the tables'
+    checks read it ("" for none)."""
+    words = content.strip().removeprefix("!").split(maxsplit=1)
+    return words[0].casefold() if words else ""
+
+
 MAX_DUE_ROUNDS = 100_000
 CITING_LOOKED_AT = 500
 """Archived requests ``!ruleset 4.2`` looks through for the rulings that cite the rule (the newest)."""
@@ -497,19 +510,24 @@ class Router:
                 return (await self.round_command(guild, private, content, resolve, source_line=source_line))[1]
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
-        if commands.is_import(content):  # a whole document, longer than the tables take
+        # the first word, read once, rules out the entries a message cannot be for (each entry checks it again)
+        first = _first_word(content)
+        if first in _IMPORT_WORDS and commands.is_import(content):  # a whole document, longer than the tables take
             return (await self.round_command(guild, ctx, content, resolve, source_line=source_line))[1]
-        web_posts = await self.web_command(guild, ctx, content)
-        if web_posts is not None:
-            return web_posts
-        library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
-        if library_posts is not None:
-            return library_posts
-        table_posts = await self.table_command(
-            guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
-        )
-        if table_posts is not None:
-            return table_posts
+        if first in _WEB_WORDS:
+            web_posts = await self.web_command(guild, ctx, content)
+            if web_posts is not None:
+                return web_posts
+        if first in LIBRARY_WORDS:
+            library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
+            if library_posts is not None:
+                return library_posts
+        if thread is not None or first in CHALLENGE_WORDS or answers_outside(content):
+            table_posts = await self.table_command(
+                guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
+            )
+            if table_posts is not None:
+                return table_posts
         if not commands.is_command(content):
             if message_id is None or ctx.channel not in {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}:
                 return []
