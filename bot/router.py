@@ -243,6 +243,19 @@ ROUND_WORDS_IN_THREADS: frozenset[str] = (
 """The round's anywhere-commands (``!inventory``, ``!lots``...) and the card library's (``!card``,
 ``!guild``) keep working in a table's thread when the game has no move of that name."""
 
+_IMPORT_WORDS = frozenset({"ruleset", "rules"})
+"""The first words of ``!ruleset import`` (``commands.is_import``)."""
+_WEB_WORDS = frozenset({"web", "admin"})
+"""The first words of ``!web`` and ``!admin web`` (``is_web_command``)."""
+
+
+def _first_word(content: str) -> str:
+    """The first word, case folded and without the prefix, as the card library's, the web's and the tables'
+    checks read it ("" for none)."""
+    words = content.strip().removeprefix("!").split(maxsplit=1)
+    return words[0].casefold() if words else ""
+
+
 MAX_DUE_ROUNDS = 100_000
 CITING_LOOKED_AT = 500
 """Archived requests ``!ruleset 4.2`` looks through for the rulings that cite the rule (the newest)."""
@@ -300,6 +313,20 @@ class Router:
         if self.library is not None:
             self.library.forget(guild)
 
+    def _kept_side_due(self, guild: str) -> tuple[datetime | None] | None:
+        """``_side_due`` when the tables and the card library both keep their next instant (in a 1-tuple), as
+        they do between two changes: no coroutine before every command. None: ask ``_side_due``."""
+        found = []
+        for side in (self.tables, self.library):
+            if side is None:
+                continue
+            kept = side.kept_next_due(guild)
+            if kept is None:
+                return None
+            if kept[0] is not None:
+                found.append(kept[0])
+        return (min(found) if found else None,)
+
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
         found = []
@@ -314,7 +341,8 @@ class Router:
         """Apply scheduled work due by ``now`` (the round's, the tables' and the card library's), in time order."""
         posts: list[Post] = []
         for _ in range(MAX_DUE_ROUNDS):
-            at = await self._side_due(guild)
+            kept = self._kept_side_due(guild)
+            at = kept[0] if kept is not None else await self._side_due(guild)
             if at is None or at > now:
                 break
             for tick_at, outcome in await catch_up(self.service, guild, at):
@@ -328,6 +356,9 @@ class Router:
             if not done:
                 break
             posts.extend(done)
+        latest = self.service.kept_latest(guild)
+        if latest is not None and next_tick(latest).at > now:
+            return posts  # the round's next tick is later: nothing to catch up, and no coroutine to learn it
         for at, outcome in await catch_up(self.service, guild, now):
             posts.extend(await self._tick_posts(guild, at, outcome))
         return posts
@@ -479,19 +510,24 @@ class Router:
                 return (await self.round_command(guild, private, content, resolve, source_line=source_line))[1]
             found = await self.table_command(guild, ctx, content, source_line=source_line, resolve=resolve, dm=True)
             return found or []
-        if commands.is_import(content):  # a whole document, longer than the tables take
+        # the first word, read once, rules out the entries a message cannot be for (each entry checks it again)
+        first = _first_word(content)
+        if first in _IMPORT_WORDS and commands.is_import(content):  # a whole document, longer than the tables take
             return (await self.round_command(guild, ctx, content, resolve, source_line=source_line))[1]
-        web_posts = await self.web_command(guild, ctx, content)
-        if web_posts is not None:
-            return web_posts
-        library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
-        if library_posts is not None:
-            return library_posts
-        table_posts = await self.table_command(
-            guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
-        )
-        if table_posts is not None:
-            return table_posts
+        if first in _WEB_WORDS:
+            web_posts = await self.web_command(guild, ctx, content)
+            if web_posts is not None:
+                return web_posts
+        if first in LIBRARY_WORDS:
+            library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
+            if library_posts is not None:
+                return library_posts
+        if thread is not None or first in CHALLENGE_WORDS or answers_outside(content):
+            table_posts = await self.table_command(
+                guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
+            )
+            if table_posts is not None:
+                return table_posts
         if not commands.is_command(content):
             if message_id is None or ctx.channel not in {ChannelRole.PROPOSALS, ChannelRole.JUDGE_ELECTIONS}:
                 return []

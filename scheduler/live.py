@@ -11,9 +11,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
-from apscheduler.triggers.date import DateTrigger
-
 from games.nomic.service import Outcome, RoundService
 from scheduler.clock import Clock
 from scheduler.due import next_tick
@@ -90,6 +87,10 @@ class LiveScheduler:
         self._announce = announce
         self._work = work
         self._next_due = next_due
+        # APScheduler loads with the live scheduler alone: a replay or a console catches up on a virtual
+        # clock and never pays for it
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
         self._scheduler = AsyncIOScheduler(timezone="UTC")
         self._arming: dict[str, asyncio.Lock] = {}
 
@@ -148,6 +149,8 @@ class LiveScheduler:
             if at is None:
                 return
             job = f"round:{guild}"
+            from apscheduler.triggers.date import DateTrigger
+
             self._scheduler.add_job(
                 self.run_due,
                 trigger=DateTrigger(run_date=at + timedelta(milliseconds=1)),

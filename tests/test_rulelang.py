@@ -24,9 +24,9 @@ from games.nomic.rulelang import (
     Trigger,
     Use,
     check_block,
-    run,
 )
 from games.nomic.rulelang.program import POINTS, SPM
+from games.nomic.rulelang.run import run
 from games.nomic.rulelang.syntax import MAX_SOURCE, PLANNED_PLAYERS
 
 JUDGE_BONUS = """\

@@ -448,6 +448,17 @@ class LibraryService:
         found = await self._next_review(guild)
         return found[0] if found is not None else None
 
+    def kept_next_due(self, guild: str) -> tuple[datetime | None] | None:
+        """``next_due`` when the cache already holds it (in a 1-tuple), without a coroutine: the router asks
+        before every command. None: not kept, ask ``next_due``."""
+        state = self._states.get(guild)
+        if state is None:
+            return (None,) if guild in self._none_stored else None
+        kept = self._reviews.get(guild)
+        if kept is None or kept[0] is not state:
+            return None
+        return (kept[1][0] if kept[1] is not None else None,)
+
     async def _next_review(self, guild: str) -> tuple[datetime, int, int] | None:
         """``next_review`` of the guild's library, looked through again only when the library is another.
         None for a guild with no library stored: the starter set's designs are all approved."""

@@ -66,10 +66,44 @@ from games.nomic.context import Context
 from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event, LotSold, LotUnsold, PhaseBegins, PointsGranted, RoundStarted
 from games.nomic.phases import BoundaryKind, Phase
-from games.nomic.rulelang import triggers, uses
-from games.nomic.rulelang.program import Trigger
-from games.nomic.rulelang.run import Occasion
+from games.nomic.rulelang import force
 from games.nomic.state import RoundState, RulesetVersion, SaleRecord, WeekLog
+
+
+def _check_use(state: RoundState, ctx: Context, action: UseItem) -> None:
+    from games.nomic.rulelang import uses
+
+    uses.check_use(state, ctx, action)
+
+
+def _apply_use(state: RoundState, ctx: Context, action: UseItem) -> Transition:
+    from games.nomic.rulelang import uses
+
+    return uses.apply_use(state, ctx, action)
+
+
+def _wake(
+    state: RoundState,
+    at: datetime,
+    *triggers_: str,
+    sold: Transition | None = None,
+    bids: dict[str, int] | None = None,
+) -> Transition:
+    """``state`` followed by the rules in force that ``triggers_`` (names of ``Trigger``) wake, after the
+    lots ``sold`` announces (``triggers.fire``). The rule language loads with the first block in force:
+    without one this is ``state`` unchanged, as ``fire`` would leave it."""
+    if not force.blocks_in_force(state):
+        return Transition(state)
+    from games.nomic.rulelang import triggers
+    from games.nomic.rulelang.program import Trigger
+    from games.nomic.rulelang.run import Occasion
+
+    occasions = [
+        *(triggers.sold_occasions(sold) if sold is not None else ()),
+        *(Occasion(Trigger[t]) for t in triggers_),
+    ]
+    return triggers.fire(Transition(state), occasions, at, bids=bids)
+
 
 _Checker = Callable[[RoundState, Context, Any], None]
 _Applier = Callable[[RoundState, Context, Any], Transition]
@@ -101,7 +135,7 @@ _RULES: dict[type[Any], tuple[_Checker, _Applier]] = {
     AssentRemoval: (judge.check_removal, judge.apply_removal),
     Resign: (judge.check_resign, judge.apply_resign),
     SetNotice: (notices.check_set, notices.apply_set),
-    UseItem: (uses.check_use, uses.apply_use),
+    UseItem: (_check_use, _apply_use),
 }
 
 SEALED_NOTE = (
@@ -150,7 +184,10 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
         step = rule[1](state, ctx, action)
     if step.state is state:
         return step
-    step = triggers.fire(step, triggers.member_occasions(state, ctx, action, step.state), ctx.at)
+    if force.blocks_in_force(step.state):
+        from games.nomic.rulelang import triggers
+
+        step = triggers.fire(step, triggers.member_occasions(state, ctx, action, step.state), ctx.at)
     new = step.state
     update: dict[str, object] = {"seq": state.seq + 1}
     if isinstance(action, PlaceBid):
@@ -197,6 +234,14 @@ def _first_after(instants: Sequence[datetime], clock: datetime) -> datetime | No
     return instants[i] if i < len(instants) else None
 
 
+def _bids_before_settlement(state: RoundState) -> dict[str, int] | None:
+    if not force.blocks_in_force(state):
+        return None
+    from games.nomic.rulelang import triggers
+
+    return triggers.bids_before_settlement(state)
+
+
 def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     """Apply everything due at ``tick.at``: boundaries in their fixed order, the reminders falling
     since the last tick, outbid notices whose minute is over; then move the clock."""
@@ -207,10 +252,13 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
     retired: tuple[archive.Archived, ...] = ()
     new_judge = False
     phase_change = any(k in {BoundaryKind.AUCTION_END, BoundaryKind.AUCTION_START} for k in tick.boundaries)
-    voted_under = triggers.rules_now(state)
+    voted_under = force.blocks_in_force(state)
     step = proposals.decide_due(state, tick.at, phase_change=phase_change, phase_ends_at=tick.phase_ends_at)
-    # a decision wakes the rules in force when the vote closed, not those the proposal itself enacts
-    step = triggers.fire(step, triggers.decided_occasions(state, step), tick.at, blocks=voted_under)
+    if voted_under:
+        from games.nomic.rulelang import triggers
+
+        # a decision wakes the rules in force when the vote closed, not those the proposal itself enacts
+        step = triggers.fire(step, triggers.decided_occasions(state, step), tick.at, blocks=voted_under)
     state = step.state
     events.extend(step.events)
     step = judge.decide_confidence(state, tick.at)
@@ -222,7 +270,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
                 opened = sealed.open_bids(state)
                 state = opened.state
                 events.extend(opened.events)
-            bids = triggers.bids_before_settlement(state)  # sealed bids count once opened
+            bids = _bids_before_settlement(state)  # sealed bids count once opened
             step = auction.settle_auction(state)
             state = _with_sales(step.state, step.events).model_copy(
                 update={"phase": Phase.BARTERING, "presenting_open": True, "presented_this_phase": frozenset()}
@@ -231,23 +279,18 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
             if tick.phase_ends_at is not None:
                 note = "Present a hand with `!present` before placements; generate lots with `!generate`."
                 events.append(PhaseBegins("bartering", tick.phase_ends_at, note))
-            occasions = [
-                *triggers.sold_occasions(step),
-                Occasion(Trigger.AUCTION_ENDS),
-                Occasion(Trigger.BARTERING_STARTS),
-            ]
-            step = triggers.fire(Transition(state), occasions, tick.at, bids=bids)
+            step = _wake(state, tick.at, "AUCTION_ENDS", "BARTERING_STARTS", sold=step, bids=bids)
             state = step.state
             events.extend(step.events)
         elif kind is BoundaryKind.PLACEMENTS:
             step = presenting.make_placements(state, rng)
             state = step.state.model_copy(update={"week": step.state.week.model_copy(update={"placed": True})})
             events.extend(step.events)
-            step = triggers.fire(Transition(state), [Occasion(Trigger.PLACEMENTS)], tick.at)
+            step = _wake(state, tick.at, "PLACEMENTS")
             state = step.state
             events.extend(step.events)
         elif kind is BoundaryKind.AUCTION_START:
-            step = triggers.fire(Transition(state), [Occasion(Trigger.WEEK_ENDS)], tick.at)
+            step = _wake(state, tick.at, "WEEK_ENDS")
             state = step.state
             events.extend(step.events)
             judge_before = state.judge
@@ -263,7 +306,7 @@ def advance(state: RoundState, tick: Tick, rng: random.Random) -> Transition:
             step = _auction_start(state, tick)
             state = step.state.model_copy(update={"week": WeekLog(since=tick.at)})
             events.extend(step.events)
-            step = triggers.fire(Transition(state), [Occasion(Trigger.AUCTION_STARTS)], tick.at)
+            step = _wake(state, tick.at, "AUCTION_STARTS")
             state = step.state
             events.extend(step.events)
             state, retired = archive.retire(state, tick.at)

@@ -411,6 +411,10 @@ class RoundService:
         async with self._lock(guild):
             return await self._load(guild)
 
+    def kept_latest(self, guild: str) -> RoundState | None:
+        """``latest`` when this process holds it already, without a coroutine; None: ask ``latest``."""
+        return self._states.get(guild)
+
     async def _load(self, guild: str) -> RoundState | None:
         if guild in self._states:
             return self._states[guild]

@@ -477,6 +477,15 @@ class TableCore:
         self._next[guild] = (tables, found)
         return found
 
+    def kept_next_due(self, guild: str) -> tuple[datetime | None] | None:
+        """``next_due`` when the cache already holds it (in a 1-tuple), without a coroutine: the router asks
+        before every command. None: not kept, ask ``next_due``."""
+        tables = self._open.get(guild)
+        kept = self._next.get(guild)
+        if tables is None or kept is None or kept[0] is not tables:
+            return None
+        return (kept[1],)
+
     async def due(self, guild: str, now: datetime) -> list[TablePost]:
         """Apply every reminder and timeout due by ``now``, in time order, each once; their posts."""
         async with self._lock(guild):

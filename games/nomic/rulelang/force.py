@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from games.nomic.document import RuleDocument
 from games.nomic.items import same_kind_word
-from games.nomic.rulelang.program import ItemKind, Program, Trigger, Use
-from games.nomic.rulelang.syntax import RuleBlockError, check_block
-from games.nomic.state import RoundState
+
+if TYPE_CHECKING:
+    # the language itself (its programs and checker) loads with the first block in force: a round whose
+    # document has none, and a process that only asks whether it has any, never pays for it
+    from games.nomic.document import RuleDocument
+    from games.nomic.rulelang.program import ItemKind, Program, Trigger
+    from games.nomic.state import RoundState
 
 Blocks = tuple[tuple[str, str], ...]
 """(rule number, rule block source) of each rule that has a block, in the document's order."""
@@ -41,6 +45,8 @@ _LAST_SEEN: dict[str, tuple[RuleDocument, Blocks]] = {}
 @lru_cache(maxsize=1024)
 def compiled(source: str) -> Program | None:
     """The program of a block (None: it no longer reads; blocks are checked when proposed)."""
+    from games.nomic.rulelang.syntax import RuleBlockError, check_block
+
     try:
         return check_block(source)
     except RuleBlockError:
@@ -69,6 +75,8 @@ class Kinds:
         return tuple(self.by_name)
 
     def proposal_makers(self) -> tuple[str, ...]:
+        from games.nomic.rulelang.program import Use
+
         return tuple(sorted(name for name, kind in self.by_name.items() if kind.use is Use.PROPOSAL_MAKER))
 
 
@@ -92,6 +100,8 @@ def in_force_of(blocks: Blocks) -> InForce:
     """The compiled rules of ``blocks`` in rule-number order, indexed by trigger."""
     if not blocks:
         return NOTHING_IN_FORCE
+    from games.nomic.rulelang.program import Trigger
+
     rules = [(number, program) for number, source in blocks if (program := compiled(source)) is not None]
     rules.sort(key=lambda pair: _number_key(pair[0]))
     kinds: dict[str, ItemKind] = {}
@@ -127,6 +137,8 @@ def known_item_names(state: RoundState) -> tuple[str, ...]:
 
 def resolve_kind(state: RoundState, typed: str) -> str | None:
     """The held or made kind's name ``typed`` means, or None."""
+    from games.nomic.rulelang.program import ItemKind, Use
+
     kind = in_force(state).kinds.find(typed)
     if kind is not None:
         return kind.name
