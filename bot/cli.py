@@ -219,6 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--replay-until", help="with --replay: the replay's --until")
     bench.add_argument(
+        "--write-week",
+        type=Path,
+        metavar="FILE",
+        help="instead of measuring: write the busy week of 100 players (21,106 lines) to FILE as a scenario",
+    )
+    bench.add_argument(
         "--due",
         action="store_true",
         help="instead of the busy week: the check for scheduled work before every command, by library size,"

@@ -102,7 +102,7 @@ def _bench(args: argparse.Namespace) -> int:
         )
     if args.load or args.burst:
         return _load_benches(args)
-    if args.baseline is not None and not (args.rule_triggers or args.due or args.replay):
+    if args.baseline is not None and not (args.rule_triggers or args.due or args.replay or args.write_week):
         return _cpu_bench(args)
     if args.game:
         return _game_bench(args.game, args.tick_runs)
@@ -126,6 +126,11 @@ def _bench(args: argparse.Namespace) -> int:
         from bot.bench.amendments import amendments_bench
 
         print(amendments_bench(players=args.amendments, runs=max(args.tick_runs, 20), seed=args.seed))
+        return 0
+    if args.write_week is not None:
+        from bot.bench.busy_week import write_busy_week
+
+        print(f"{write_busy_week(args.write_week):,} lines written to {args.write_week}")
         return 0
     if args.replay is not None:
         from bot.bench.replay_disk import replay_bench
