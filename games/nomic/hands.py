@@ -14,7 +14,7 @@ hands without ranking any again. The tests hold the two equal under every option
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import groupby
@@ -254,18 +254,75 @@ _GROUPS = _groups_by_mask()
 def hand_score(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers: bool = False) -> int:
     """``rank_hand(...).score`` without building the rank: what a presented hand keeps.
 
-    Placements score here, in one pass, the hands presented under other options than those in
-    force (and those of snapshots from before scores were kept), thousands at times; the tests
-    hold this equal to ``rank_hand(...).score`` for every option.
+    Placements score here the hands presented under other options than those in force (and
+    those of snapshots from before scores were kept), thousands at times; the tests hold this
+    equal to ``rank_hand(...).score`` for every option.
     """
-    if len(cards) != HAND_SIZE:
-        raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
-    digits = sorted([_DIGITS[c.rank][c.suit] for c in cards], reverse=True)
+    return hand_scores((cards,), wrap_around=wrap_around, poker_kickers=poker_kickers)[0]
+
+
+def hand_scores(
+    hands: Iterable[Sequence[Card]], *, wrap_around: bool = False, poker_kickers: bool = False
+) -> list[int]:
+    """``hand_score`` of each of ``hands``, in one pass: placements after a change of options score every hand.
+
+    A hand's cards as digits, highest first, packed into one number hold its ranks in their high
+    halves and its suits in their low halves. The ranks alone decide the category and the poker
+    key but for a flush, so the part of the score they decide is worked out once per set of ranks
+    and options (``_pattern_score``; there are 6,188 sets) and kept: a hand then costs a sort, a
+    look-up and a comparison.
+    """
+    known = _PATTERNS[wrap_around, poker_kickers]
+    digits_of = _DIGITS
+    scores: list[int] = []
+    for cards in hands:
+        if len(cards) != HAND_SIZE:
+            raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
+        digits = sorted([digits_of[c.rank][c.suit] for c in cards], reverse=True)
+        packed = int.from_bytes(bytes(digits))
+        ranks = packed & _RANK_HALVES
+        parts = known.get(ranks)
+        if parts is None:
+            parts = known[ranks] = _pattern_score(digits, wrap_around=wrap_around, poker_kickers=poker_kickers)
+        part = parts[packed & _SUIT_HALVES == (digits[0] & 15) * _EVERY_DIGIT]
+        scores.append(part if poker_kickers else part | packed)
+    return scores
+
+
+_EVERY_DIGIT = int.from_bytes(bytes([1] * HAND_SIZE))
+_RANK_HALVES = 0xF0 * _EVERY_DIGIT
+_SUIT_HALVES = 0x0F * _EVERY_DIGIT
+_PATTERNS: dict[tuple[bool, bool], dict[int, tuple[int, int]]] = {
+    (wrap, poker): {} for wrap in (False, True) for poker in (False, True)
+}
+"""By options, the ranks of the hands scored so far (``_RANK_HALVES`` of their packed digits) to
+``_pattern_score``."""
+
+
+def _pattern_score(digits: Sequence[int], *, wrap_around: bool, poker_kickers: bool) -> tuple[int, int]:
+    """What the ranks of ``digits`` (a hand's, highest first) decide of its score: without one suit and with.
+
+    Under the poker tie-break that is the whole score; under the literal one it is the category,
+    and the digits themselves are the key.
+    """
+    highs = [d >> 4 for d in digits]
+    ranks = [1 if h == 14 else h for h in highs]
+    mixed = [_DIGITS[rank][1 + (i > 0)] for i, rank in enumerate(ranks)]  # two suits, still highest first
+    alike = [_DIGITS[rank][1] for rank in ranks]
+    whole = (_plain_score(mixed, wrap_around, poker_kickers), _plain_score(alike, wrap_around, poker_kickers))
+    if poker_kickers:
+        return whole
+    key = (1 << _KEY_BITS) - 1
+    return whole[0] & ~key, whole[1] & ~key
+
+
+def _plain_score(digits: list[int], wrap_around: bool, poker_kickers: bool) -> int:
+    """The score of the hand of ``digits`` (highest first), worked out step by step."""
     h0, h1, h2, h3, h4 = highs = [d >> 4 for d in digits]
     same_suit = len({d & 15 for d in digits}) == 1
     mask = (h0 == h1) | (h1 == h2) << 1 | (h2 == h3) << 2 | (h3 == h4) << 3
     if not mask:  # five ranks: perhaps a run
-        run_start = _run_start([c.rank for c in cards], wrap_around=wrap_around)
+        run_start = _run_start([1 if h == 14 else h for h in highs], wrap_around=wrap_around)
         if run_start is not None:
             category = Category.STRAIGHT_FLUSH if same_suit else Category.STRAIGHT
             if not poker_kickers:
