@@ -283,7 +283,7 @@ def hand_scores(
         ranks = packed & _RANK_HALVES
         parts = known.get(ranks)
         if parts is None:
-            parts = known[ranks] = _pattern_score(digits, wrap_around=wrap_around, poker_kickers=poker_kickers)
+            parts = known[ranks] = _pattern_score(ranks, wrap_around=wrap_around, poker_kickers=poker_kickers)
         part = parts[packed & _SUIT_HALVES == (digits[0] & 15) * _EVERY_DIGIT]
         scores.append(part if poker_kickers else part | packed)
     return scores
@@ -299,46 +299,34 @@ _PATTERNS: dict[tuple[bool, bool], dict[int, tuple[int, int]]] = {
 ``_pattern_score``."""
 
 
-def _pattern_score(digits: Sequence[int], *, wrap_around: bool, poker_kickers: bool) -> tuple[int, int]:
-    """What the ranks of ``digits`` (a hand's, highest first) decide of its score: without one suit and with.
+def _pattern_score(ranks: int, *, wrap_around: bool, poker_kickers: bool) -> tuple[int, int]:
+    """What ``ranks`` (a hand's packed digits' high halves) decide of its score: without one suit and with.
 
     Under the poker tie-break that is the whole score; under the literal one it is the category,
     and the digits themselves are the key.
     """
-    highs = [d >> 4 for d in digits]
-    ranks = [1 if h == 14 else h for h in highs]
-    mixed = [_DIGITS[rank][1 + (i > 0)] for i, rank in enumerate(ranks)]  # two suits, still highest first
-    alike = [_DIGITS[rank][1] for rank in ranks]
-    whole = (_plain_score(mixed, wrap_around, poker_kickers), _plain_score(alike, wrap_around, poker_kickers))
-    if poker_kickers:
-        return whole
-    key = (1 << _KEY_BITS) - 1
-    return whole[0] & ~key, whole[1] & ~key
-
-
-def _plain_score(digits: list[int], wrap_around: bool, poker_kickers: bool) -> int:
-    """The score of the hand of ``digits`` (highest first), worked out step by step."""
-    h0, h1, h2, h3, h4 = highs = [d >> 4 for d in digits]
-    same_suit = len({d & 15 for d in digits}) == 1
+    h0, h1, h2, h3, h4 = highs = [digit >> 4 for digit in ranks.to_bytes(HAND_SIZE)]
     mask = (h0 == h1) | (h1 == h2) << 1 | (h2 == h3) << 2 | (h3 == h4) << 3
-    if not mask:  # five ranks: perhaps a run
-        run_start = _run_start([1 if h == 14 else h for h in highs], wrap_around=wrap_around)
-        if run_start is not None:
-            category = Category.STRAIGHT_FLUSH if same_suit else Category.STRAIGHT
-            if not poker_kickers:
-                return (category << _KEY_BITS) | int.from_bytes(bytes(digits))
-            top = (16 + _poker_run_top(run_start)) << (_ELEMENT_BITS * (HAND_SIZE - 1))
-            return (category << _KEY_BITS) | top
+    run_start = None if mask else _RUN_BY_RANKS.get(ranks)
+    if run_start is not None and (run_start <= 10 or wrap_around):
+        key = (16 + _poker_run_top(run_start)) << (_ELEMENT_BITS * (HAND_SIZE - 1)) if poker_kickers else 0
+        return (Category.STRAIGHT << _KEY_BITS) | key, (Category.STRAIGHT_FLUSH << _KEY_BITS) | key
     category, groups = _GROUPS[mask]
-    if same_suit and category < Category.FLUSH:
-        category = Category.FLUSH
+    flush = max(category, Category.FLUSH)
     if not poker_kickers:
-        key = digits
-    elif category in (Category.FLUSH, Category.HIGH_CARD):
-        key = [16 + high for high in highs]
-    else:
-        key = [16 * size + highs[first] for size, first in groups] + [0] * (HAND_SIZE - len(groups))
-    return (category << _KEY_BITS) | int.from_bytes(bytes(key))
+        return category << _KEY_BITS, flush << _KEY_BITS
+    by_card = (ranks >> 4) + 16 * _EVERY_DIGIT  # each rank as a pair (1, rank)
+    padding = [0] * (HAND_SIZE - len(groups))
+    by_group = int.from_bytes(bytes([16 * size + highs[first] for size, first in groups] + padding))
+    own = by_card if category is Category.HIGH_CARD else by_group
+    return (category << _KEY_BITS) | own, (flush << _KEY_BITS) | (by_card if flush is Category.FLUSH else by_group)
+
+
+_RUN_BY_RANKS = {
+    int.from_bytes(bytes(sorted((_DIGITS[rank][0] & 0xF0 for rank in run), reverse=True))): start
+    for run, start in _RUNS.items()
+}
+"""``_RUNS`` by the packed high halves of the run's digits (highest first), as ``hand_scores`` keeps them."""
 
 
 def ranking_tag(*, wrap_around: bool, poker_kickers: bool) -> str:
