@@ -24,6 +24,7 @@ from games.nomic.hands import (
     rank_hand,
     ranking_tag,
     score_category,
+    score_label,
 )
 
 C = Category
@@ -531,6 +532,7 @@ def test_scores_order_and_tie_exactly_as_ranks(a: list[Card], b: list[Card], wra
     assert (ra.score < rb.score) == (ra < rb)
     assert (ra.score == rb.score) == (ra == rb)
     assert score_category(ra.score) is ra.category
+    assert score_label(ra.score) == ra.label
 
 
 @given(hands(), st.booleans(), st.booleans(), st.data())

@@ -222,7 +222,13 @@ def score_category(score: int) -> Category:
     return _CATEGORIES[score >> _KEY_BITS]
 
 
+def score_label(score: int) -> str:
+    """``score_category(score).label`` in one look-up: placements label every hand."""
+    return _SCORE_LABELS[score >> _KEY_BITS]
+
+
 _CATEGORIES = {int(c): c for c in Category}
+_SCORE_LABELS = {int(c): c.label for c in Category}
 
 
 _DIGITS = [[16 * (14 if rank == 1 else rank) + 5 - suit for suit in range(5)] for rank in range(14)]
