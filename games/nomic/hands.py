@@ -309,23 +309,55 @@ def _pattern_score(ranks: int, *, wrap_around: bool, poker_kickers: bool) -> tup
     """What ``ranks`` (a hand's packed digits' high halves) decide of its score: without one suit and with.
 
     Under the poker tie-break that is the whole score; under the literal one it is the category,
-    and the digits themselves are the key.
+    and the digits themselves are the key. Worked out from tables, since the first placements
+    after a change of options meet thousands of sets of ranks for the first time.
     """
-    h0, h1, h2, h3, h4 = highs = [digit >> 4 for digit in ranks.to_bytes(HAND_SIZE)]
+    h0, h1, h2, h3, h4 = sixteenths = ranks.to_bytes(HAND_SIZE)  # 16 times each rank
     mask = (h0 == h1) | (h1 == h2) << 1 | (h2 == h3) << 2 | (h3 == h4) << 3
-    run_start = None if mask else _RUN_BY_RANKS.get(ranks)
-    if run_start is not None and (run_start <= 10 or wrap_around):
-        key = (16 + _poker_run_top(run_start)) << (_ELEMENT_BITS * (HAND_SIZE - 1)) if poker_kickers else 0
-        return (Category.STRAIGHT << _KEY_BITS) | key, (Category.STRAIGHT_FLUSH << _KEY_BITS) | key
-    category, groups = _GROUPS[mask]
-    flush = max(category, Category.FLUSH)
+    if not mask:
+        run_start = _RUN_BY_RANKS.get(ranks)
+        if run_start is not None and (run_start <= 10 or wrap_around):
+            return _RUN_PARTS[run_start][poker_kickers]
+    plain, flush, flush_by_card, groups, padding = _MASK_PARTS[mask]
     if not poker_kickers:
-        return category << _KEY_BITS, flush << _KEY_BITS
+        return plain, flush
     by_card = (ranks >> 4) + 16 * _EVERY_DIGIT  # each rank as a pair (1, rank)
-    padding = [0] * (HAND_SIZE - len(groups))
-    by_group = int.from_bytes(bytes([16 * size + highs[first] for size, first in groups] + padding))
-    own = by_card if category is Category.HIGH_CARD else by_group
-    return (category << _KEY_BITS) | own, (flush << _KEY_BITS) | (by_card if flush is Category.FLUSH else by_group)
+    if not mask:
+        return plain | by_card, flush | by_card
+    by_group = int.from_bytes(bytes([size + (sixteenths[first] >> 4) for size, first in groups])) << padding
+    return plain | by_group, flush | (by_card if flush_by_card else by_group)
+
+
+def _mask_parts() -> dict[int, tuple[int, int, bool, tuple[tuple[int, int], ...], int]]:
+    """By ``_GROUPS``' mask: the category's part of a score without one suit and with, whether the one
+    suit makes it a flush compared card by card, the groups as (16 times the size, first position),
+    and the bits the groups' key is shifted by (a zero digit for each group fewer than five)."""
+    parts = {}
+    for mask, (category, groups) in _GROUPS.items():
+        flush = max(category, Category.FLUSH)
+        parts[mask] = (
+            int(category) << _KEY_BITS,
+            int(flush) << _KEY_BITS,
+            flush is Category.FLUSH,
+            tuple((16 * size, first) for size, first in groups),
+            _ELEMENT_BITS * (HAND_SIZE - len(groups)),
+        )
+    return parts
+
+
+_MASK_PARTS = _mask_parts()
+_RUN_PARTS = {
+    start: (
+        (Category.STRAIGHT << _KEY_BITS, Category.STRAIGHT_FLUSH << _KEY_BITS),
+        (
+            Category.STRAIGHT << _KEY_BITS | top << (_ELEMENT_BITS * (HAND_SIZE - 1)),
+            Category.STRAIGHT_FLUSH << _KEY_BITS | top << (_ELEMENT_BITS * (HAND_SIZE - 1)),
+        ),
+    )
+    for start in range(1, 14)
+    for top in [16 + _poker_run_top(start)]
+}
+"""By the rank a run starts at, and then by ``poker_kickers``: ``_pattern_score`` of the run."""
 
 
 _RUN_BY_RANKS = {
