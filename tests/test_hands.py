@@ -18,11 +18,13 @@ from games.nomic.hands import (
     HandRank,
     Placement,
     hand_score,
+    hand_scores,
     place_hands,
     place_scores,
     rank_hand,
     ranking_tag,
     score_category,
+    score_label,
 )
 
 C = Category
@@ -530,6 +532,7 @@ def test_scores_order_and_tie_exactly_as_ranks(a: list[Card], b: list[Card], wra
     assert (ra.score < rb.score) == (ra < rb)
     assert (ra.score == rb.score) == (ra == rb)
     assert score_category(ra.score) is ra.category
+    assert score_label(ra.score) == ra.label
 
 
 @given(hands(), st.booleans(), st.booleans(), st.data())
@@ -538,6 +541,20 @@ def test_hand_score_is_the_rank_s_score(cards: list[Card], wrap: bool, poker: bo
     shuffled = data.draw(st.permutations(cards))
     expected = rank_hand(cards, wrap_around=wrap, poker_kickers=poker).score
     assert hand_score(shuffled, wrap_around=wrap, poker_kickers=poker) == expected
+
+
+@given(st.lists(hands(), min_size=1, max_size=8), st.booleans(), st.booleans(), st.data())
+def test_hand_scores_are_the_ranks(batch: list[list[Card]], wrap: bool, poker: bool, data: st.DataObject) -> None:
+    """Scoring many hands at once, with what is kept from hands scored before, agrees with the readable form.
+
+    Each hand comes once more in one suit: the same ranks with and without a flush share what is
+    kept of their ranks, and must not share a score.
+    """
+    suit = data.draw(st.sampled_from(list(Suit)))
+    alike = [[Card(c.rank, suit) for c in cards] for cards in batch]
+    mixed = [cards for pair in zip(batch, alike, strict=True) for cards in pair]
+    expected = [rank_hand(cards, wrap_around=wrap, poker_kickers=poker).score for cards in mixed]
+    assert hand_scores(mixed, wrap_around=wrap, poker_kickers=poker) == expected
 
 
 @pytest.mark.parametrize(

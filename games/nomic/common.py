@@ -149,23 +149,27 @@ def rebuilt(model: M, update: Mapping[str, object]) -> M:
     return new
 
 
-def made_unvalidated(model_type: type[M], fields: dict[str, object]) -> M:
-    """A model of ``model_type`` from ``fields``, a value for each of its fields, made without validation.
+def made_unvalidated(model_type: type[M], each: Iterable[dict[str, object]]) -> list[M]:
+    """A model of ``model_type`` from each of ``each``, a value for each of its fields, made without validation.
 
     For records the rules fill from values they hold already checked (a placement's player, cards and
-    prize): validating thousands of them was most of a placements' cost. Every field must be given, in
-    the form validation would have left it: the model is the one validation makes. ``fields`` becomes
-    the model's own; the set of fields given is one per type, shared as models share it until changed.
+    prize): validating thousands of them was most of a placements' cost, and a call for each a tenth
+    of the rest. Every field must be given, in the form validation would have left it: the model is
+    the one validation makes. Each ``fields`` becomes its model's own; the set of fields given is one
+    per type, shared as models share it until changed.
     """
     every = _EVERY_FIELD.get(model_type)
     if every is None:
         every = _EVERY_FIELD[model_type] = set(model_type.model_fields)
-    new = _new(model_type)
-    _set(new, "__dict__", fields)
-    _set(new, "__pydantic_fields_set__", every)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
+    made: list[M] = []
+    for fields in each:
+        new = _new(model_type)
+        _set(new, "__dict__", fields)
+        _set(new, "__pydantic_fields_set__", every)
+        _set(new, "__pydantic_extra__", None)
+        _set(new, "__pydantic_private__", None)
+        made.append(new)
+    return made
 
 
 _EVERY_FIELD: dict[type[BaseModel], set[str]] = {}

@@ -14,7 +14,7 @@ hands without ranking any again. The tests hold the two equal under every option
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import groupby
@@ -222,7 +222,13 @@ def score_category(score: int) -> Category:
     return _CATEGORIES[score >> _KEY_BITS]
 
 
+def score_label(score: int) -> str:
+    """``score_category(score).label`` in one look-up: placements label every hand."""
+    return _SCORE_LABELS[score >> _KEY_BITS]
+
+
 _CATEGORIES = {int(c): c for c in Category}
+_SCORE_LABELS = {int(c): c.label for c in Category}
 
 
 _DIGITS = [[16 * (14 if rank == 1 else rank) + 5 - suit for suit in range(5)] for rank in range(14)]
@@ -254,34 +260,111 @@ _GROUPS = _groups_by_mask()
 def hand_score(cards: Sequence[Card], *, wrap_around: bool = False, poker_kickers: bool = False) -> int:
     """``rank_hand(...).score`` without building the rank: what a presented hand keeps.
 
-    Placements score here, in one pass, the hands presented under other options than those in
-    force (and those of snapshots from before scores were kept), thousands at times; the tests
-    hold this equal to ``rank_hand(...).score`` for every option.
+    Placements score here the hands presented under other options than those in force (and
+    those of snapshots from before scores were kept), thousands at times; the tests hold this
+    equal to ``rank_hand(...).score`` for every option.
     """
-    if len(cards) != HAND_SIZE:
-        raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
-    digits = sorted([_DIGITS[c.rank][c.suit] for c in cards], reverse=True)
-    h0, h1, h2, h3, h4 = highs = [d >> 4 for d in digits]
-    same_suit = len({d & 15 for d in digits}) == 1
+    return hand_scores((cards,), wrap_around=wrap_around, poker_kickers=poker_kickers)[0]
+
+
+def hand_scores(
+    hands: Iterable[Sequence[Card]], *, wrap_around: bool = False, poker_kickers: bool = False
+) -> list[int]:
+    """``hand_score`` of each of ``hands``, in one pass: placements after a change of options score every hand.
+
+    A hand's cards as digits, highest first, packed into one number hold its ranks in their high
+    halves and its suits in their low halves. The ranks alone decide the category and the poker
+    key but for a flush, so the part of the score they decide is worked out once per set of ranks
+    and options (``_pattern_score``; there are 6,188 sets) and kept: a hand then costs a sort, a
+    look-up and a comparison.
+    """
+    known = _PATTERNS[wrap_around, poker_kickers]
+    digits_of = _DIGITS
+    scores: list[int] = []
+    for cards in hands:
+        if len(cards) != HAND_SIZE:
+            raise BadInputError(f"a hand is exactly {HAND_SIZE} cards, not {len(cards)}")
+        digits = sorted([digits_of[c.rank][c.suit] for c in cards], reverse=True)
+        packed = int.from_bytes(bytes(digits))
+        ranks = packed & _RANK_HALVES
+        parts = known.get(ranks)
+        if parts is None:
+            parts = known[ranks] = _pattern_score(ranks, wrap_around=wrap_around, poker_kickers=poker_kickers)
+        part = parts[packed & _SUIT_HALVES == (digits[0] & 15) * _EVERY_DIGIT]
+        scores.append(part if poker_kickers else part | packed)
+    return scores
+
+
+_EVERY_DIGIT = int.from_bytes(bytes([1] * HAND_SIZE))
+_RANK_HALVES = 0xF0 * _EVERY_DIGIT
+_SUIT_HALVES = 0x0F * _EVERY_DIGIT
+_PATTERNS: dict[tuple[bool, bool], dict[int, tuple[int, int]]] = {
+    (wrap, poker): {} for wrap in (False, True) for poker in (False, True)
+}
+"""By options, the ranks of the hands scored so far (``_RANK_HALVES`` of their packed digits) to
+``_pattern_score``."""
+
+
+def _pattern_score(ranks: int, *, wrap_around: bool, poker_kickers: bool) -> tuple[int, int]:
+    """What ``ranks`` (a hand's packed digits' high halves) decide of its score: without one suit and with.
+
+    Under the poker tie-break that is the whole score; under the literal one it is the category,
+    and the digits themselves are the key. Worked out from tables, since the first placements
+    after a change of options meet thousands of sets of ranks for the first time.
+    """
+    h0, h1, h2, h3, h4 = sixteenths = ranks.to_bytes(HAND_SIZE)  # 16 times each rank
     mask = (h0 == h1) | (h1 == h2) << 1 | (h2 == h3) << 2 | (h3 == h4) << 3
-    if not mask:  # five ranks: perhaps a run
-        run_start = _run_start([c.rank for c in cards], wrap_around=wrap_around)
-        if run_start is not None:
-            category = Category.STRAIGHT_FLUSH if same_suit else Category.STRAIGHT
-            if not poker_kickers:
-                return (category << _KEY_BITS) | int.from_bytes(bytes(digits))
-            top = (16 + _poker_run_top(run_start)) << (_ELEMENT_BITS * (HAND_SIZE - 1))
-            return (category << _KEY_BITS) | top
-    category, groups = _GROUPS[mask]
-    if same_suit and category < Category.FLUSH:
-        category = Category.FLUSH
+    if not mask:
+        run_start = _RUN_BY_RANKS.get(ranks)
+        if run_start is not None and (run_start <= 10 or wrap_around):
+            return _RUN_PARTS[run_start][poker_kickers]
+    plain, flush, flush_by_card, groups, padding = _MASK_PARTS[mask]
     if not poker_kickers:
-        key = digits
-    elif category in (Category.FLUSH, Category.HIGH_CARD):
-        key = [16 + high for high in highs]
-    else:
-        key = [16 * size + highs[first] for size, first in groups] + [0] * (HAND_SIZE - len(groups))
-    return (category << _KEY_BITS) | int.from_bytes(bytes(key))
+        return plain, flush
+    by_card = (ranks >> 4) + 16 * _EVERY_DIGIT  # each rank as a pair (1, rank)
+    if not mask:
+        return plain | by_card, flush | by_card
+    by_group = int.from_bytes(bytes([size + (sixteenths[first] >> 4) for size, first in groups])) << padding
+    return plain | by_group, flush | (by_card if flush_by_card else by_group)
+
+
+def _mask_parts() -> dict[int, tuple[int, int, bool, tuple[tuple[int, int], ...], int]]:
+    """By ``_GROUPS``' mask: the category's part of a score without one suit and with, whether the one
+    suit makes it a flush compared card by card, the groups as (16 times the size, first position),
+    and the bits the groups' key is shifted by (a zero digit for each group fewer than five)."""
+    parts = {}
+    for mask, (category, groups) in _GROUPS.items():
+        flush = max(category, Category.FLUSH)
+        parts[mask] = (
+            int(category) << _KEY_BITS,
+            int(flush) << _KEY_BITS,
+            flush is Category.FLUSH,
+            tuple((16 * size, first) for size, first in groups),
+            _ELEMENT_BITS * (HAND_SIZE - len(groups)),
+        )
+    return parts
+
+
+_MASK_PARTS = _mask_parts()
+_RUN_PARTS = {
+    start: (
+        (Category.STRAIGHT << _KEY_BITS, Category.STRAIGHT_FLUSH << _KEY_BITS),
+        (
+            Category.STRAIGHT << _KEY_BITS | top << (_ELEMENT_BITS * (HAND_SIZE - 1)),
+            Category.STRAIGHT_FLUSH << _KEY_BITS | top << (_ELEMENT_BITS * (HAND_SIZE - 1)),
+        ),
+    )
+    for start in range(1, 14)
+    for top in [16 + _poker_run_top(start)]
+}
+"""By the rank a run starts at, and then by ``poker_kickers``: ``_pattern_score`` of the run."""
+
+
+_RUN_BY_RANKS = {
+    int.from_bytes(bytes(sorted((_DIGITS[rank][0] & 0xF0 for rank in run), reverse=True))): start
+    for run, start in _RUNS.items()
+}
+"""``_RUNS`` by the packed high halves of the run's digits (highest first), as ``hand_scores`` keeps them."""
 
 
 def ranking_tag(*, wrap_around: bool, poker_kickers: bool) -> str:

@@ -17,7 +17,7 @@ from games.nomic.common import (
 from games.nomic.context import ChannelRole, Context
 from games.nomic.errors import BadInputError, ConflictError, InsufficientError, WrongPhaseError
 from games.nomic.events import HandPresented, PlacementsMade
-from games.nomic.hands import hand_score, place_scores, ranking_tag, score_category
+from games.nomic.hands import hand_score, hand_scores, place_scores, ranking_tag, score_category, score_label
 from games.nomic.items import Items
 from games.nomic.phases import Phase
 from games.nomic.state import PlacementRecord, PresentedHand, RoundState
@@ -78,17 +78,16 @@ def make_placements(state: RoundState, rng: random.Random) -> Transition:
     tag = ranking_tag(wrap_around=wrap, poker_kickers=poker)
     players = state.players
     hands = {pid: hand for pid, hand in state.hands.items() if pid in players}
-    scores = {
-        pid: hand.score
-        if hand.score is not None and hand.ranked_under == tag
-        else hand_score(hand.cards, wrap_around=wrap, poker_kickers=poker)
-        for pid, hand in hands.items()
-    }
+    scores = {pid: hand.score for pid, hand in hands.items() if hand.score is not None and hand.ranked_under == tag}
+    if len(scores) < len(hands):  # ranked under other options: every hand, after a moderator's change
+        stale = [pid for pid in hands if pid not in scores]
+        again = hand_scores([hands[pid].cards for pid in stale], wrap_around=wrap, poker_kickers=poker)
+        scores.update(zip(stale, again, strict=True))
     placed = place_scores(scores, rng)
     ties = _ties(placed)
     points, makers, returned_from = options.prize_points, options.prize_proposal_makers, options.return_cards_from_place
     prizes: list[tuple[str, int, int, tuple[Card, ...]]] = []
-    records: list[PlacementRecord] = []
+    records: list[dict[str, object]] = []
     shown_prizes: dict[tuple[int, int], Items] = {}  # one value each; most places share the empty one
     for place, (pid, score, tossed) in enumerate(placed, start=1):
         won = points[place - 1] if place <= len(points) else 0
@@ -99,21 +98,22 @@ def make_placements(state: RoundState, rng: random.Random) -> Transition:
         shown = shown_prizes.get((won, spm))
         if shown is None:
             shown = shown_prizes[won, spm] = Items(points=won, spm=spm)
-        record = {
-            "place": place,
-            "player": pid,
-            "name": players[pid].name,
-            "cards": cards,
-            "category": score_category(score).label,
-            "coin_toss": tossed,
-            "prize": shown,
-            "cards_returned": returned,
-            "tie": ties.get(place),
-        }
-        records.append(made_unvalidated(PlacementRecord, record))
+        records.append(
+            {
+                "place": place,
+                "player": pid,
+                "name": players[pid].name,
+                "cards": cards,
+                "category": score_label(score),
+                "coin_toss": tossed,
+                "prize": shown,
+                "cards_returned": returned,
+                "tie": ties.get(place),
+            }
+        )
     changes = HoldingChanges(state)
     changes.grant_each(prizes)
-    kept = tuple(records)
+    kept = tuple(made_unvalidated(PlacementRecord, records))
     state = changes.state().model_copy(update={"hands": {}, "presenting_open": False, "last_placements": kept})
     return Transition(state, (PlacementsMade(kept), *changes.events))
 
