@@ -12,6 +12,7 @@ from games.nomic.common import (
     bid_order,
     change_holding,
     highest_bid,
+    rebuilt,
     require_channel,
     require_moderator,
     require_player,
@@ -87,9 +88,9 @@ def with_placed(state: RoundState, lot: Lot, bid: Bid) -> RoundState:
     player = state.players[bid.player]
     players = state.players
     if bid.amount > player.bid_ceiling:
-        players = {**players, bid.player: player.model_copy(update={"bid_ceiling": bid.amount})}
+        players = {**players, bid.player: rebuilt(player, {"bid_ceiling": bid.amount})}
     lots = {**state.lots, lot.number: lot}
-    return state.model_copy(update={"lots": lots, "next_bid": bid.id + 1, "players": players})
+    return rebuilt(state, {"lots": lots, "next_bid": bid.id + 1, "players": players})
 
 
 def _require_room(state: RoundState) -> None:
