@@ -402,6 +402,10 @@ class RoundService:
             await self._load(guild)
             return self._durable.get(guild)
 
+    def kept_state(self, guild: str) -> RoundState | None:
+        """``state`` when this process holds it already, without a coroutine; None: ask ``state``."""
+        return (self._states if self.reads_queued else self._durable).get(guild)
+
     async def latest(self, guild: str) -> RoundState | None:
         """The state the guild's next action applies to: the committed one with the actions still
         being committed applied (what scheduling work must follow, so a tick is never applied twice)."""
