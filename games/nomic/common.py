@@ -402,9 +402,9 @@ def with_bid(lot: Lot, bid: Bid) -> Lot:
     """The lot with a new bid in its place; without revival it always goes on top."""
     bids = lot.bids
     if not bids or bid_order(bid) > bid_order(bids[-1]):
-        return lot.model_copy(update={"bids": (*bids, bid)})
+        return rebuilt(lot, {"bids": (*bids, bid)})
     index = bisect.bisect_right(bids, bid_order(bid), key=bid_order)
-    return lot.model_copy(update={"bids": (*bids[:index], bid, *bids[index:])})
+    return rebuilt(lot, {"bids": (*bids[:index], bid, *bids[index:])})
 
 
 def highest_bid(state: RoundState, lot: Lot) -> Bid | None:
