@@ -9,14 +9,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import MISSING, dataclass, fields, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from bot.refusals import Refusals, RefusalStore
 from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
+from games.at_once import set_at_once
 from games.ictc.words import CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
@@ -68,27 +69,6 @@ if TYPE_CHECKING:
     from games.tables.model import Table
 
 log = logging.getLogger(__name__)
-
-
-T = TypeVar("T")
-
-
-def set_at_once(cls: type[T]) -> type[T]:
-    """A frozen dataclass whose ``__init__`` sets every field in one step, the same parameters and defaults
-    as the one ``dataclass`` writes, which sets each field through ``object.__setattr__``: for a post of
-    fifteen fields, most of what making it costs (some 2.8 µs, on every command's answer)."""
-    given = fields(cls)  # type: ignore[arg-type]
-    defaults = {f"_{f.name}": f.default for f in given if f.default is not MISSING}
-    if any(f.default_factory is not MISSING or not f.init for f in given):  # pragma: no cover - a misuse
-        raise TypeError(f"{cls.__name__}: only plain fields with plain defaults are set at once")
-    params = ", ".join(f.name if f"_{f.name}" not in defaults else f"{f.name}=_{f.name}" for f in given)
-    values = ", ".join(f"{f.name!r}: {f.name}" for f in given)
-    namespace: dict[str, object] = {"_set": object.__setattr__, **defaults}
-    exec(f"def __init__(self, {params}):\n    _set(self, '__dict__', {{{values}}})\n", namespace)  # noqa: S102
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
-    setattr(cls, "__init__", init)  # noqa: B010
-    return cls
 
 
 @set_at_once

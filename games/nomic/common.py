@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from games.at_once import set_at_once
 from games.nomic.archive import Archived
 from games.nomic.cards import Card, missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
@@ -25,6 +26,7 @@ from games.nomic.ruleset import Ruleset
 from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
 
 
+@set_at_once
 @dataclass(frozen=True)
 class Transition:
     state: RoundState

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from data.group_commit import Superseded
+from games.at_once import set_at_once
 from games.nomic import archive, engine, modlog, preview, proposals
 from games.nomic.actions import Action, Propose, StartRound, Tick
 from games.nomic.amendments import parse_changes
@@ -162,6 +163,7 @@ class _Entry(BaseModel):
     action: Action
 
 
+@set_at_once
 @dataclass(frozen=True)
 class Outcome:
     """The result of one action: what happened, or why nothing did."""
