@@ -193,8 +193,10 @@ def command_posts(outcome: Outcome, ctx: Context, extra: str = "", *, secret: bo
             private = event.private_answer()
     text = "\n".join(lines)
     posts = [Post(f"{text}\n{extra}" if extra else text, private=private)]
-    posts.extend(Post("\n".join(texts), channel=channel, at=at) for channel, texts in grouped.items())
-    posts.extend(notices)
+    if grouped:
+        posts.extend(Post("\n".join(texts), channel=channel, at=at) for channel, texts in grouped.items())
+    if notices:
+        posts.extend(notices)
     return posts
 
 
@@ -269,6 +271,9 @@ def _first_word(content: str) -> str:
     words = content.strip().removeprefix("!").split(maxsplit=1)
     return words[0].casefold() if words else ""
 
+
+_MOVING_ITEMS: frozenset[type] = frozenset({AdminGive, AdminTake, AcceptTrade, OfferTrade})
+"""The actions whose items may be card copies of the card library, which ``Router._run`` looks at first."""
 
 MAX_DUE_ROUNDS = 100_000
 CITING_LOOKED_AT = 500
@@ -720,14 +725,15 @@ class Router:
             if not action.changes_state:
                 text = await self._query(guild, ctx, action)
                 return [Post(text, private=_is_own_inventory(ctx, action))]
-            if isinstance(action, AdminGive | AdminTake) and action.items.copies:
-                raise BadInputError(COPIES_NOT_GIVEN)
-            if isinstance(action, AcceptTrade):
-                settled = await self._accept_with_copies(guild, ctx, action, source_line)
-                if settled is not None:
-                    return settled
-            if isinstance(action, OfferTrade) and (action.give.copies or action.get.copies):
-                copies_line = await self._offered_copies(guild, ctx, action)
+            if type(action) in _MOVING_ITEMS:  # (one look-up on the path of every other command)
+                if isinstance(action, AdminGive | AdminTake) and action.items.copies:
+                    raise BadInputError(COPIES_NOT_GIVEN)
+                if isinstance(action, AcceptTrade):
+                    settled = await self._accept_with_copies(guild, ctx, action, source_line)
+                    if settled is not None:
+                        return settled
+                if isinstance(action, OfferTrade) and (action.give.copies or action.get.copies):
+                    copies_line = await self._offered_copies(guild, ctx, action)
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
             return [Post(error_text(exc), error=True, private=secret)]
