@@ -17,6 +17,7 @@ from bot.refusals import Refusals, RefusalStore
 from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
+from games.at_once import set_at_once
 from games.ictc.words import CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
@@ -54,6 +55,7 @@ from games.nomic.proposals import reaction_of
 from games.nomic.rulelang import known_item_names
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
+from games.tables.commands import MAX_COMMAND_LENGTH, word_answers_outside
 from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService, answers_outside
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+@set_at_once
 @dataclass(frozen=True)
 class Post:
     """One thing the bot says: a reply to the command, or an announcement in a channel."""
@@ -154,34 +157,47 @@ def _own_post(event: Event, at: datetime, games: Sequence[FinishedGame]) -> list
     return None
 
 
-def private_posts(outcome: Outcome, at: datetime) -> list[Post]:
-    """What a command's events tell single members (an outbid notice for the player it outbid)."""
-    return [
-        Post(event.text(), at=at, to=(member,), kind=NOTICE)
-        for event in outcome.events
-        if (member := event.recipient()) is not None
-    ]
-
-
 def fresh(posts: list[Post], now: datetime) -> list[Post]:
     """Posts still worth posting at ``now``: a reminder caught up after its deadline is dropped."""
     return [p for p in posts if p.expires is None or p.expires > now]
 
 
-def announcements(outcome: Outcome, ctx: Context) -> list[Post]:
-    """What a command's events announce in other channels besides the answer (an emptied office of
-    judge in #judge-elections), and what they post on their own wherever the command was typed (a
-    sealed bid's hash line in #auctions), one message per channel."""
+def command_posts(outcome: Outcome, ctx: Context, extra: str = "", *, secret: bool = False) -> list[Post]:
+    """An accepted command's answer (its events but those for one member and those posted on their own,
+    then ``extra``); what its events announce in other channels besides the answer (an emptied office of
+    judge in #judge-elections) and what they post on their own wherever the command was typed (a sealed
+    bid's hash line in #auctions), one message per channel; then what they tell single members (an outbid
+    notice for the player it outbid). One pass over the events: each one's text is made once.
+
+    ``secret``: the answer is the acting member's alone (a bid while bids are sealed)."""
+    lines: list[str] = []
     grouped: dict[ChannelRole, list[str]] = {}
+    notices: list[Post] = []
+    private = secret
+    at = ctx.at
     for event in outcome.events:
+        text = event.text()
+        member = event.recipient()
         where = event.aside()
         if where is None:
+            if member is None:
+                lines.append(text)
             where = event.announce()
             if where is ctx.channel:
-                continue  # the answer, there, says it
+                where = None  # the answer, there, says it
         if where is not None:
-            grouped.setdefault(where, []).append(event.text())
-    return [Post("\n".join(texts), channel=channel, at=ctx.at) for channel, texts in grouped.items()]
+            grouped.setdefault(where, []).append(text)
+        if member is not None:
+            notices.append(Post(text, at=at, to=(member,), kind=NOTICE))
+        if not private:
+            private = event.private_answer()
+    text = "\n".join(lines)
+    posts = [Post(f"{text}\n{extra}" if extra else text, private=private)]
+    if grouped:
+        posts.extend(Post("\n".join(texts), channel=channel, at=at) for channel, texts in grouped.items())
+    if notices:
+        posts.extend(notices)
+    return posts
 
 
 def _is_own_inventory(ctx: Context, action: Action) -> bool:
@@ -255,6 +271,9 @@ def _first_word(content: str) -> str:
     words = content.strip().removeprefix("!").split(maxsplit=1)
     return words[0].casefold() if words else ""
 
+
+_MOVING_ITEMS: frozenset[type] = frozenset({AdminGive, AdminTake, AcceptTrade, OfferTrade})
+"""The actions whose items may be card copies of the card library, which ``Router._run`` looks at first."""
 
 MAX_DUE_ROUNDS = 100_000
 CITING_LOOKED_AT = 500
@@ -416,7 +435,12 @@ class Router:
             if refused or (refused is None and await self.refusals.seen(guild, event, ctx.at)):
                 return []
         posts = await answer()
-        if not posts or not event or not any(p.error for p in posts):
+        if not posts or not event:
+            return posts
+        for post in posts:  # (a loop, not ``any``: no generator on the path of every answer)
+            if post.error:
+                break
+        else:
             return posts
         if not await self.refusals.claim(guild, event, ctx.at):
             return []  # the same event delivered twice at once: the other delivery answers it
@@ -522,7 +546,12 @@ class Router:
             library_posts = await self.library_command(guild, ctx, content, resolve, source_line=source_line)
             if library_posts is not None:
                 return library_posts
-        if thread is not None or first in CHALLENGE_WORDS or answers_outside(content):
+        if (
+            thread is not None
+            or first in CHALLENGE_WORDS
+            or word_answers_outside(first)
+            or len(content) > MAX_COMMAND_LENGTH
+        ):
             table_posts = await self.table_command(
                 guild, ctx, content, thread=thread, source_line=source_line, resolve=resolve
             )
@@ -559,7 +588,9 @@ class Router:
         read: list[Action] = []
 
         async def answer() -> list[Post]:
-            state = await self.service.state(guild)
+            state = self.service.kept_state(guild)
+            if state is None:
+                state = await self.service.state(guild)
             try:
                 read.append(
                     commands.parse(content, resolve, lambda: known_item_names(state) if state is not None else ())
@@ -573,7 +604,9 @@ class Router:
 
     async def bids_sealed(self, guild: str) -> bool:
         """Whether the auction running takes sealed bids (every answer to a bid is then its bidder's alone)."""
-        state = await self.service.state(guild)
+        state = self.service.kept_state(guild)
+        if state is None:
+            state = await self.service.state(guild)
         return state is not None and state.sealed_bids
 
     async def _voting_window(self, guild: str, at: datetime) -> tuple[datetime | None, datetime | None]:
@@ -684,19 +717,23 @@ class Router:
 
     async def _run(self, guild: str, ctx: Context, action: Action, *, source_line: int | None = None) -> list[Post]:
         copies_line = ""
-        secret = isinstance(action, PlaceBid) and await self.bids_sealed(guild)
+        secret = False
+        if isinstance(action, PlaceBid):
+            kept = self.service.kept_state(guild)  # (without a coroutine on the path of every bid)
+            secret = kept.sealed_bids if kept is not None else await self.bids_sealed(guild)
         try:
             if not action.changes_state:
                 text = await self._query(guild, ctx, action)
                 return [Post(text, private=_is_own_inventory(ctx, action))]
-            if isinstance(action, AdminGive | AdminTake) and action.items.copies:
-                raise BadInputError(COPIES_NOT_GIVEN)
-            if isinstance(action, AcceptTrade):
-                settled = await self._accept_with_copies(guild, ctx, action, source_line)
-                if settled is not None:
-                    return settled
-            if isinstance(action, OfferTrade) and (action.give.copies or action.get.copies):
-                copies_line = await self._offered_copies(guild, ctx, action)
+            if type(action) in _MOVING_ITEMS:  # (one look-up on the path of every other command)
+                if isinstance(action, AdminGive | AdminTake) and action.items.copies:
+                    raise BadInputError(COPIES_NOT_GIVEN)
+                if isinstance(action, AcceptTrade):
+                    settled = await self._accept_with_copies(guild, ctx, action, source_line)
+                    if settled is not None:
+                        return settled
+                if isinstance(action, OfferTrade) and (action.give.copies or action.get.copies):
+                    copies_line = await self._offered_copies(guild, ctx, action)
             outcome = await self.service.act(guild, ctx, action, source_line=source_line)
         except RuleError as exc:
             return [Post(error_text(exc), error=True, private=secret)]
@@ -710,9 +747,7 @@ class Router:
             return []
         if outcome.error is not None:
             return [Post(error_text(outcome.error), error=True, private=secret)]
-        text = outcome.text() + (f"\n{extra}" if extra else "")
-        answer = Post(text, private=secret or outcome.private)
-        posts = [answer, *announcements(outcome, ctx), *private_posts(outcome, ctx.at)]
+        posts = command_posts(outcome, ctx, extra, secret=secret)
         noted = modlog.entry(ctx, action, outcome.events) if action is not None else None
         if noted is not None:
             posts.append(Post(noted.post_text(), channel=ChannelRole.MOD_LOG, at=ctx.at))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from functools import partial
+from time import time
 from typing import Generic, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
@@ -156,13 +157,19 @@ class GroupCommit(Generic[J]):
         """Transactions committed (or failed) so far."""
         self.jobs = 0
         """Jobs settled so far."""
-        self.last_commit: datetime | None = None
-        """When the latest transaction committed (``/healthz``); None before the first."""
+        self._committed_at: float | None = None
+        """``time.time()`` of the latest commit (a float per commit; ``last_commit`` makes the datetime when asked)."""
         self.halt_on_failure = False
         """Set by a caller whose writes must become durable in their order or not at all (a replay that
         applies its next line while the previous one commits): after the first write that fails, every
         queued and later job fails with ``Halted``, unwritten, so nothing after it can be durable."""
         self._halted: Halted | None = None
+
+    @property
+    def last_commit(self) -> datetime | None:
+        """When the latest transaction committed (``/healthz``); None before the first."""
+        at = self._committed_at
+        return None if at is None else datetime.fromtimestamp(at, UTC)
 
     @property
     def conn(self) -> BatchConnection[J]:
@@ -279,7 +286,7 @@ class GroupCommit(Generic[J]):
         self._busy = False
         self.batches += 1
         self.jobs += 1
-        self.last_commit = datetime.now(UTC)
+        self._committed_at = time()
         try:
             job.settled(STORED)
         except Exception:  # as in ``_tell``
@@ -303,7 +310,7 @@ class GroupCommit(Generic[J]):
             outcomes: list[Outcome] = [result] * count
         else:
             outcomes = result
-            self.last_commit = datetime.now(UTC)
+            self._committed_at = time()
         self._busy = False
         self._settle(batch, outcomes[: len(batch)])
         if extra is not None:

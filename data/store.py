@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,11 +33,13 @@ from data.base import (
     Db,
     Fence,
     FencedError,
+    PgConn,
     ReplayProgress,
     StatementJob,
     Stmt,
     Target,
     Writer,
+    run_statements,
     target,
 )
 from data.engine import engine_for
@@ -308,7 +311,7 @@ class _RowJob(StatementJob):
     """An appended action that is its log row alone (most are): ``_action_job``'s job with less to
     build per action (no closure, no empty lists), settled the same way."""
 
-    __slots__ = ("_behind", "_held", "_watch")
+    __slots__ = ("_behind", "_held", "_row", "_watch")
 
     def __init__(
         self,
@@ -321,7 +324,8 @@ class _RowJob(StatementJob):
         line: tuple[str, int] | None,
         progress: ReplayProgress | None,
     ) -> None:
-        self._statements = (Stmt(_INSERT_ACTION, row),)
+        self._statements = ()  # (its one statement is ``statement``: ``statements`` makes it when asked)
+        self._row = row
         self.statement = (_INSERT_ACTION, row)
         self.key = guild
         self.parts = ()
@@ -334,6 +338,19 @@ class _RowJob(StatementJob):
         self._behind = behind
         self.line = line
         self.progress = progress
+
+    @property
+    def statements(self) -> Sequence[Stmt]:
+        made = self._statements
+        if not made:  # made once: an engine may tell a statement by its identity (PostgreSQL's fence carrier)
+            made = self._statements = (Stmt(_INSERT_ACTION, self._row),)
+        return made
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        conn.execute(_INSERT_ACTION, self._row).close()
+
+    async def write_async(self, conn: PgConn) -> None:
+        await run_statements(conn, self.statements)
 
     def settled(self, outcome: Outcome) -> None:
         if outcome is STORED:

@@ -6,9 +6,10 @@ what the code itself spends: the same busy week (``bot.bench.week``'s, through `
 ``DIR`` (e.g. ``git worktree add /tmp/before 951e2d1``), each in a process of its own, the two in turn
 and each first in every other round. Every process is reaped with its resource usage
 (``os.wait4``): the user and system CPU of the whole process, start-up included; the process also
-reports the CPU of the week alone. A round with nothing but the start-up (the same imports, no week)
-is measured first for each. The figures are CPU per command (a command: one member's message), min and
-median over the rounds, and the ratio this / before, taken within each round.
+reports the CPU of the week alone. A round with nothing but the start-up (the same imports, the week's
+own module's included, no week) is measured first for each: the bench's code is no command's cost.
+The figures are CPU per command (a command: one member's message), min and median over
+the rounds, and the ratio this / before, taken within each round.
 
 With ``--instructions`` and ``valgrind`` on the machine, one more process each runs the week under
 ``valgrind --tool=cachegrind --cache-sim=no``: its instruction count does not depend on the machine's

@@ -12,6 +12,8 @@ from games.nomic.common import (
     bid_order,
     change_holding,
     highest_bid,
+    made_unvalidated,
+    rebuilt,
     require_channel,
     require_moderator,
     require_player,
@@ -42,6 +44,12 @@ SEALED_HERE = (
 def check_bid(state: RoundState, ctx: Context, action: PlaceBid) -> None:
     """An open bid is typed in #auctions and must beat the lot's highest valid bid; a sealed one is sent
     privately and need not (nobody sees that bid): see ``games.nomic.sealed``."""
+    _checked_bid(state, ctx, action)
+
+
+def _checked_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Bid | None:
+    """``check_bid``, and the highest valid bid the open bid beats (None: none, or bids are sealed), for
+    ``apply_bid`` not to look for it again."""
     if not state.sealed_bids:
         require_channel(ctx, ChannelRole.AUCTIONS)
     elif not ctx.private:
@@ -58,18 +66,23 @@ def check_bid(state: RoundState, ctx: Context, action: PlaceBid) -> None:
     if action.amount > player.points:
         raise InsufficientError(f"you cannot afford {action.amount} points (you have {player.points})")
     if state.sealed_bids:
-        return
+        return None
     high = highest_bid(state, lot)
     if high is not None and action.amount <= high.amount:
         raise ConflictError(f"a bid on lot {lot.number} must exceed the highest valid bid of {high.amount}")
+    return high
 
 
 def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
-    check_bid(state, ctx, action)
+    high = _checked_bid(state, ctx, action)
     lot = state.lots[action.lot]
-    high = highest_bid(state, lot)
+    if state.sealed_bids:  # (the engine sends sealed bids to ``sealed``: only for a caller that does not)
+        high = highest_bid(state, lot)
     beaten = high.player if high is not None and high.player != ctx.actor else None
-    bid = Bid(id=state.next_bid, lot=lot.number, player=ctx.actor, amount=action.amount, at=ctx.at)
+    # every value comes from a checked model (the state, the context, the action): no validation again
+    bid = made_unvalidated(
+        Bid, {"id": state.next_bid, "lot": lot.number, "player": ctx.actor, "amount": action.amount, "at": ctx.at}
+    )
     state = with_placed(state, with_bid(lot, bid), bid)
     placed = BidPlaced(
         ctx.actor_name,
@@ -87,9 +100,9 @@ def with_placed(state: RoundState, lot: Lot, bid: Bid) -> RoundState:
     player = state.players[bid.player]
     players = state.players
     if bid.amount > player.bid_ceiling:
-        players = {**players, bid.player: player.model_copy(update={"bid_ceiling": bid.amount})}
+        players = {**players, bid.player: rebuilt(player, {"bid_ceiling": bid.amount})}
     lots = {**state.lots, lot.number: lot}
-    return state.model_copy(update={"lots": lots, "next_bid": bid.id + 1, "players": players})
+    return rebuilt(state, {"lots": lots, "next_bid": bid.id + 1, "players": players})
 
 
 def _require_room(state: RoundState) -> None:

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from games.at_once import set_at_once
 from games.nomic.archive import Archived
 from games.nomic.cards import Card, missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
@@ -25,6 +26,7 @@ from games.nomic.ruleset import Ruleset
 from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
 
 
+@set_at_once
 @dataclass(frozen=True)
 class Transition:
     state: RoundState
@@ -406,9 +408,9 @@ def with_bid(lot: Lot, bid: Bid) -> Lot:
     """The lot with a new bid in its place; without revival it always goes on top."""
     bids = lot.bids
     if not bids or bid_order(bid) > bid_order(bids[-1]):
-        return lot.model_copy(update={"bids": (*bids, bid)})
+        return rebuilt(lot, {"bids": (*bids, bid)})
     index = bisect.bisect_right(bids, bid_order(bid), key=bid_order)
-    return lot.model_copy(update={"bids": (*bids[:index], bid, *bids[index:])})
+    return rebuilt(lot, {"bids": (*bids[:index], bid, *bids[index:])})
 
 
 def highest_bid(state: RoundState, lot: Lot) -> Bid | None:

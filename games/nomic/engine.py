@@ -61,7 +61,7 @@ from games.nomic.actions import (
     Tick,
     UseItem,
 )
-from games.nomic.common import Transition
+from games.nomic.common import Transition, rebuilt
 from games.nomic.context import Context
 from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event, LotSold, LotUnsold, PhaseBegins, PointsGranted, RoundStarted
@@ -189,10 +189,11 @@ def apply(state: RoundState, ctx: Context, action: Action, rng: random.Random) -
 
         step = triggers.fire(step, triggers.member_occasions(state, ctx, action, step.state), ctx.at)
     new = step.state
+    # (``rebuilt``, not ``model_copy``: the same models, for a tenth of the cost on every accepted action)
     update: dict[str, object] = {"seq": state.seq + 1}
     if isinstance(action, PlaceBid):
-        update["week"] = new.week.model_copy(update={"bids": new.week.bids + 1})
-    return notices.record(Transition(new.model_copy(update=update), step.events, step.archived), ctx.at)
+        update["week"] = rebuilt(new.week, {"bids": new.week.bids + 1})
+    return notices.record(Transition(rebuilt(new, update), step.events, step.archived), ctx.at)
 
 
 def start_round(guild: str, seed: str, ctx: Context, action: StartRound) -> Transition:

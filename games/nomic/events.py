@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from games.at_once import set_at_once
 from games.nomic.amendments import ChangeNote, note_for_people
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
@@ -86,6 +87,7 @@ class Left(Event):
         return f"{self.name} {why} no longer a player; their items are gone and their bids and offers lapse."
 
 
+@set_at_once
 @dataclass(frozen=True)
 class BidPlaced(Event):
     name: str

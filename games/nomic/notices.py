@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.nomic.actions import SetNotice
-from games.nomic.common import Transition, highest_bid
+from games.nomic.common import Transition, highest_bid, rebuilt
 from games.nomic.context import Context
 from games.nomic.events import BidPlaced, BidsInvalidated, Event, Notice
 from games.nomic.state import MemberNotices, OutbidItem, RoundState
@@ -178,7 +178,7 @@ def record(step: Transition, at: datetime) -> Transition:
         if notice is not None:
             events.append(notice)
             sent[player] = at
-    state = state.model_copy(update={"outbid_pending": pending, "outbid_sent": sent})
+    state = rebuilt(state, {"outbid_pending": pending, "outbid_sent": sent})
     return Transition(state, (*step.events, *events), step.archived)
 
 

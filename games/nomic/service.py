@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from data.group_commit import Superseded
+from games.at_once import set_at_once
 from games.nomic import archive, engine, modlog, preview, proposals
 from games.nomic.actions import Action, Propose, StartRound, Tick
 from games.nomic.amendments import parse_changes
@@ -162,6 +163,7 @@ class _Entry(BaseModel):
     action: Action
 
 
+@set_at_once
 @dataclass(frozen=True)
 class Outcome:
     """The result of one action: what happened, or why nothing did."""
@@ -401,6 +403,10 @@ class RoundService:
         async with self._lock(guild):
             await self._load(guild)
             return self._durable.get(guild)
+
+    def kept_state(self, guild: str) -> RoundState | None:
+        """``state`` when this process holds it already, without a coroutine; None: ask ``state``."""
+        return (self._states if self.reads_queued else self._durable).get(guild)
 
     async def latest(self, guild: str) -> RoundState | None:
         """The state the guild's next action applies to: the committed one with the actions still

@@ -89,9 +89,12 @@ def answers_outside(content: str) -> bool:
     if len(content) > MAX_COMMAND_LENGTH:
         return True
     words = content.strip().removeprefix("!").split(maxsplit=1)
-    if not words:
-        return False
-    verb = words[0].casefold()
+    return bool(words) and word_answers_outside(words[0].casefold())
+
+
+def word_answers_outside(verb: str) -> bool:
+    """``answers_outside`` of a message short enough for a command whose first word, case folded and
+    without the prefix, is ``verb`` (a router that read it already)."""
     return _ALIASES.get(verb, verb) in _OUTSIDE_WORDS
 
 
