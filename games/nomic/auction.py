@@ -80,8 +80,8 @@ def apply_bid(state: RoundState, ctx: Context, action: PlaceBid) -> Transition:
         high = highest_bid(state, lot)
     beaten = high.player if high is not None and high.player != ctx.actor else None
     # every value comes from a checked model (the state, the context, the action): no validation again
-    bid = made_unvalidated(
-        Bid, {"id": state.next_bid, "lot": lot.number, "player": ctx.actor, "amount": action.amount, "at": ctx.at}
+    (bid,) = made_unvalidated(
+        Bid, ({"id": state.next_bid, "lot": lot.number, "player": ctx.actor, "amount": action.amount, "at": ctx.at},)
     )
     state = with_placed(state, with_bid(lot, bid), bid)
     placed = BidPlaced(
