@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -138,8 +139,8 @@ def command_text(content: str, prefix: str) -> str:
     return PREFIX + body
 
 
-def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split on line breaks so no message exceeds Discord's limit."""
+def split_text(text: str, limit: int) -> list[str]:
+    """Pieces of at most ``limit`` characters, cut at line breaks where possible (an empty text: one empty piece)."""
     out: list[str] = []
     current = ""
     for raw in text.split("\n"):
@@ -150,14 +151,19 @@ def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
                 current = ""
             out.append(line[:limit])
             line = line[limit:]
-        if current and len(current) + len(line) + 1 > limit:
+        if current and len(current) + 1 + len(line) > limit:
             out.append(current)
             current = line
         else:
             current = f"{current}\n{line}" if current else line
-    if current:
+    if current or not out:
         out.append(current)
-    return out or [text[:limit] or "…"]
+    return out
+
+
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Messages of at most Discord's limit, split on line breaks (never an empty message)."""
+    return [part for part in split_text(text, limit) if part] or [text[:limit] or "…"]
 
 
 def dms_closed(error: discord.HTTPException) -> bool:
@@ -170,3 +176,27 @@ def reply_reference(channel: discord.abc.Messageable, message_id: str | None) ->
     if message_id is None or not message_id.isdigit() or channel_id is None:
         return None
     return discord.MessageReference(message_id=int(message_id), channel_id=channel_id, fail_if_not_exists=False)
+
+
+@dataclass
+class Origin:
+    """Where a command came from (a prefix message or an interaction), and how to answer it there."""
+
+    guild: discord.Guild
+    channel: Any
+    user: discord.User | discord.Member
+    message: discord.Message | None = None
+    """A prefix command's message (answers reply to it)."""
+    interaction: discord.Interaction[Any] | None = None
+
+    async def say(self, *, ephemeral: bool = False, **kwargs: Any) -> None:
+        """Answer where the command was used: the interaction's answer (or a follow-up), or a reply."""
+        interaction = self.interaction
+        if interaction is not None:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            else:
+                await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+            return
+        reference = self.message.to_reference(fail_if_not_exists=False) if self.message is not None else None
+        await self.channel.send(reference=reference, mention_author=False, **kwargs)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -21,7 +20,7 @@ from discord.ext import commands
 
 from bot.discord.card_ui import CardButton, CardForm, card_choices, review_view
 from bot.discord.cogs.base import Callback, Ctx, WordCommand, line, perform
-from bot.discord.io import chunks, dms_closed, resolver
+from bot.discord.io import Origin, chunks, dms_closed, resolver
 from bot.discord.render import embeds
 from bot.router import Post
 from games.ictc.cards import CardType
@@ -36,17 +35,6 @@ log = logging.getLogger(__name__)
 
 PICTURE_FILE = "card.png"
 SORRY = "Sorry, something went wrong on my side while doing that. Please try again in a moment."
-
-
-@dataclass
-class Origin:
-    """Where a library command came from, and how to answer it."""
-
-    guild: discord.Guild
-    channel: Any
-    user: discord.User | discord.Member
-    message: discord.Message | None = None
-    interaction: discord.Interaction[Any] | None = None
 
 
 class CardDesk:
@@ -124,7 +112,7 @@ class CardDesk:
     async def answer(self, origin: Origin, posts: list[Post]) -> None:
         if not posts:
             if origin.interaction is not None:  # a redelivered prefix message gets no second answer
-                await self._say(origin, ephemeral=True, content="That was done already.")
+                await origin.say(ephemeral=True, content="That was done already.")
             return
         for post in posts:
             if post.to:
@@ -133,9 +121,9 @@ class CardDesk:
                 await self._private(origin, post)
             elif post.error:
                 for part in chunks(post.text):
-                    await self._say(origin, ephemeral=True, content=part)
+                    await origin.say(ephemeral=True, content=part)
             else:
-                await self._say(origin, **await self._message(origin.guild, post))
+                await origin.say(**await self._message(origin.guild, post))
 
     async def deliver(self, guild: discord.Guild, posts: list[Post]) -> None:
         """Announcements (a guild's vote counted): in their channel, or by DM to the members named."""
@@ -176,17 +164,6 @@ class CardDesk:
             return None
         return render_card(design, version, state.name_of, approvals_needed=state.options.approvals_needed)
 
-    async def _say(self, origin: Origin, *, ephemeral: bool = False, **kwargs: Any) -> None:
-        interaction = origin.interaction
-        if interaction is not None:
-            if not interaction.response.is_done():
-                await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-            else:
-                await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-            return
-        reference = origin.message.to_reference(fail_if_not_exists=False) if origin.message is not None else None
-        await origin.channel.send(reference=reference, mention_author=False, **kwargs)
-
     async def _private(self, origin: Origin, post: Post) -> None:
         """A draft, a deck, a hand of copies, a refusal that names a draft: only its member sees it
         (ephemeral, or by DM)."""
@@ -199,27 +176,26 @@ class CardDesk:
             messages = [kwargs]
         if origin.interaction is not None:
             for kwargs in messages:
-                await self._say(origin, ephemeral=True, **kwargs)
+                await origin.say(ephemeral=True, **kwargs)
             return
         try:
             for kwargs in messages:
                 await origin.user.send(**kwargs)
         except discord.HTTPException as exc:
             why = "your DMs are closed to me" if dms_closed(exc) else "Discord would not deliver it"
-            await self._say(
-                origin,
+            await origin.say(
                 content=(
                     f"I could not send you the answer in a DM ({why}), and it is only for you. Use the slash"
                     " command (`/card ...`): only you see its answer."
                 ),
             )
             return
-        await self._say(origin, content="I sent you the answer in a DM.")
+        await origin.say(content="I sent you the answer in a DM.")
 
     async def _to_members(self, guild: discord.Guild, post: Post, origin: Origin | None) -> None:
         for member_id in post.to:
             if origin is not None and origin.interaction is not None and str(origin.user.id) == member_id:
-                await self._say(origin, ephemeral=True, content=post.text[:2000])
+                await origin.say(ephemeral=True, content=post.text[:2000])
                 continue
             member = guild.get_member(int(member_id)) if member_id.isdigit() else None
             if member is None:

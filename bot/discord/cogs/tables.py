@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import io as discord_io
 from bot.discord import notices
 from bot.discord.cogs.base import Ctx, line, perform, word
 from bot.discord.io import chunks, command_text, dms_closed, resolver
@@ -87,15 +88,9 @@ _PERMISSIONS = {
 
 
 @dataclass
-class Origin:
+class Origin(discord_io.Origin):
     """Where a table command came from, and how to answer it."""
 
-    guild: discord.Guild
-    channel: Any
-    user: discord.User | discord.Member
-    message: discord.Message | None = None
-    """A prefix command's message (answers reply to it)."""
-    interaction: discord.Interaction[Any] | None = None
     component: bool = False
     """A button or a menu: public posts are shown as messages, not as the interaction's answer."""
     table: str | None = None
@@ -173,7 +168,7 @@ class TableDesk:
         refusal = await self._play_refusal(guild, ctx.channel, text, reader)
         origin = Origin.of(ctx, guild)
         if refusal is not None:
-            await self._say(origin, content=refusal, ephemeral=True)
+            await origin.say(content=refusal, ephemeral=True)
             return True
         config = await bot.config(guild.id)
         event = f"int:{ctx.interaction.id}" if ctx.interaction is not None else f"msg:{ctx.message.id}"
@@ -301,7 +296,7 @@ class TableDesk:
         if not posts:
             if interaction is not None:  # a redelivered prefix message gets no second answer
                 lang = await self.language(origin.guild.id, origin.table, interaction)
-                await self._say(origin, content=tr(lang, "reply.done_already"), ephemeral=True)
+                await origin.say(content=tr(lang, "reply.done_already"), ephemeral=True)
             return
         if origin.component and interaction is not None and any(not (p.error or p.private) for p in posts):
             await interaction.response.defer()  # the click's effects are posts of the table, seen by all
@@ -387,7 +382,7 @@ class TableDesk:
         for member_id in post.to:
             if origin is not None and origin.interaction is not None and str(origin.user.id) == member_id:
                 for part in chunks(post.text):
-                    await self._say(origin, content=part, ephemeral=True)
+                    await origin.say(content=part, ephemeral=True)
                 continue
             if not member_id.isdigit():
                 continue
@@ -433,7 +428,7 @@ class TableDesk:
         interaction = same and origin is not None and origin.interaction is not None and not origin.component
         try:
             if same and origin is not None and not origin.component:
-                await self._say(origin, ephemeral=quiet, **kwargs)
+                await origin.say(ephemeral=quiet, **kwargs)
             else:
                 await target.send(**kwargs)
         except discord.HTTPException as exc:
@@ -449,18 +444,6 @@ class TableDesk:
             return False
         return True
 
-    async def _say(self, origin: Origin, *, ephemeral: bool = False, **kwargs: Any) -> None:
-        """Answer where the command was used: the interaction's answer (or a follow-up), or a reply."""
-        interaction = origin.interaction
-        if interaction is not None:
-            if not interaction.response.is_done():
-                await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-            else:
-                await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-            return
-        reference = origin.message.to_reference(fail_if_not_exists=False) if origin.message is not None else None
-        await origin.channel.send(reference=reference, mention_author=False, **kwargs)
-
     async def _private(self, origin: Origin, post: Post) -> None:
         """Errors and hands: only the member sees them (ephemeral; a hand asked by prefix goes by DM)."""
         if post.kind == "secret" and origin.message is not None:
@@ -472,7 +455,7 @@ class TableDesk:
             return
         if post.error or post.kind != "hand":
             for part in chunks(post.text):
-                await self._say(origin, content=part, ephemeral=True)
+                await origin.say(content=part, ephemeral=True)
             return
         words = await self.private_words(origin)
         lang = await self.language(origin.guild.id, origin.table, origin.interaction)
@@ -482,16 +465,16 @@ class TableDesk:
             kwargs: dict[str, Any] = {"embed": embed}
             if view is not None:
                 kwargs["view"] = view
-            await self._say(origin, ephemeral=True, **kwargs)
+            await origin.say(ephemeral=True, **kwargs)
             return
         try:
             await origin.user.send(embed=embed)
         except discord.HTTPException as exc:
             why = tr(lang, "reply.dms_closed" if dms_closed(exc) else "reply.not_delivered")
             said = tr(lang, "reply.dm_failed", what=words.name, why=why, button=words.button)
-            await self._say(origin, content=said)
+            await origin.say(content=said)
             return
-        await self._say(origin, content=tr(lang, "reply.sent_dm", what=words.name))
+        await origin.say(content=tr(lang, "reply.sent_dm", what=words.name))
 
     async def _refuse_secret(self, origin: Origin, post: Post) -> None:
         """A secret move typed in the thread: removed when the bot may, and the way to send it told privately."""

@@ -13,6 +13,7 @@ from datetime import datetime
 
 import discord
 
+from bot.discord.io import split_text
 from bot.discord.render.cards import BoardLot, render_board, render_hand
 from games.nomic.cards import Card
 from games.nomic.common import highest_bid
@@ -43,28 +44,6 @@ GREY = discord.Colour.dark_grey()
 def timestamp(at: datetime, style: str = "R") -> str:
     """A Discord timestamp: ``R`` relative ("in 3 hours"), ``F`` full date and time."""
     return f"<t:{int(at.timestamp())}:{style}>"
-
-
-def split_text(text: str, limit: int) -> list[str]:
-    """Pieces of at most ``limit`` characters, cut at line breaks where possible."""
-    out: list[str] = []
-    current = ""
-    for raw in text.split("\n"):
-        line = raw
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current or not out:
-        out.append(current)
-    return out
 
 
 def text_embeds(title: str, text: str, colour: discord.Colour = BLUE) -> list[discord.Embed]:
