@@ -197,6 +197,22 @@ class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
         await desk.click(interaction, self.guild_id, self.table, "!" + self.command)
 
 
+def _one_pick(
+    custom_id: str, options: list[discord.SelectOption] | None, placeholder: str | None
+) -> discord.ui.Select[Any]:
+    """A menu of which one option is picked (a member's moves, or their moves made of several picks)."""
+    return discord.ui.Select(
+        custom_id=custom_id, options=options or [], placeholder=placeholder, min_values=1, max_values=1
+    )
+
+
+def _picks_of(item: discord.ui.Item[Any]) -> tuple[list[discord.SelectOption], str | None]:
+    """A restored menu's options and placeholder, as it was sent."""
+    if isinstance(item, discord.ui.Select):
+        return list(item.options), item.placeholder
+    return [], None
+
+
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_TEMPLATE):
     """The menu of a member's legal moves (in their private "My hand" answer): a choice is its text."""
 
@@ -209,16 +225,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_T
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"table:{guild}:{table}:move",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
+        super().__init__(_one_pick(f"table:{guild}:{table}:move", options, placeholder), row=row)
         self.guild_id = guild
         self.table = table
 
@@ -226,8 +233,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MOVE_T
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> MoveSelect:
-        options = list(item.options) if isinstance(item, discord.ui.Select) else []
-        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
+        options, placeholder = _picks_of(item)
         return cls(int(match["guild"]), match["table"], options, placeholder=placeholder)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -253,16 +259,7 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORMS_
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"table:{guild}:{table}:forms",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
+        super().__init__(_one_pick(f"table:{guild}:{table}:forms", options, placeholder), row=row)
         self.guild_id = guild
         self.table = table
 
@@ -270,8 +267,7 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORMS_
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> FormSelect:
-        options = list(item.options) if isinstance(item, discord.ui.Select) else []
-        placeholder = item.placeholder if isinstance(item, discord.ui.Select) else None
+        options, placeholder = _picks_of(item)
         return cls(int(match["guild"]), match["table"], options, placeholder=placeholder)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
