@@ -61,6 +61,8 @@ def test_a_replay_of_the_round_loads_no_battle_and_no_thread_game() -> None:
     assert "games.nomic.engine" in loaded
     assert not {"games.ictc.battle", "games.ictc.arena", "PIL", "discord", "aiohttp", "asyncpg", "jinja2"} & loaded
     assert not _packages(loaded, "games.") & {"wikipedia", "nuclear", "sardini"}
+    tables = {name for name in loaded if name.startswith("games.tables.")}
+    assert tables <= {"games.tables.words", "games.tables.on_demand"}, "a round with no table loads no table code"
 
 
 def test_a_replay_of_one_game_loads_that_game_alone() -> None:
