@@ -75,3 +75,17 @@ def test_a_replay_of_one_game_loads_that_game_alone() -> None:
     assert "sardini" in _packages(loaded, "games.")
     assert not _packages(loaded, "games.") & {"wikipedia", "nuclear"}
     assert "games.ictc.battle" not in loaded
+
+
+def test_a_command_parses_its_arguments_as_the_whole_command_line_does() -> None:
+    from bot.cli import _COMMANDS, build_parser
+
+    line = ["replay", "week.jsonl", "--seed", "7", "--until", "2026-12-12T01:00:00Z", "--db", "w.db"]
+    assert vars(build_parser("replay").parse_args(line)) == vars(build_parser().parse_args(line))
+    bench = ["bench", "--load", "--load-rounds", "3", "--tick-sizes", "300,1000"]
+    assert vars(build_parser("bench").parse_args(bench)) == vars(build_parser().parse_args(bench))
+    every = build_parser("--help").format_help()
+    assert all(name in every for name in _COMMANDS), "help and an unknown command list every command"
+    alone = build_parser("replay")._subparsers
+    assert alone is not None
+    assert "bench" not in alone._group_actions[0].choices, "the other commands' parsers are not made"
