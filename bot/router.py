@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -18,7 +18,7 @@ from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
 from games.at_once import set_at_once
-from games.ictc.words import CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
+from games.ictc.words import BATTLE_GAME, CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
     AcceptTrade,
@@ -330,7 +330,10 @@ class Router:
         return self._arena
 
     def _battle_ends(self, guild: str, table: Table, at: datetime) -> AbstractAsyncContextManager[SideWrite | None]:
-        """The arena's part of a table's end (a battle's kitty moves with it)."""
+        """The arena's part of a table's end (a battle's kitty moves with it); nothing for another game's table,
+        whose end does not load the battles."""
+        if table.game != BATTLE_GAME:
+            return nullcontext(None)
         arena = self.arena
         if arena is None:  # pragma: no cover - kept only where there is an arena
             raise RuntimeError("no card library on this router")

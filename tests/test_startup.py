@@ -77,6 +77,32 @@ def test_a_replay_of_one_game_loads_that_game_alone() -> None:
     assert "games.ictc.battle" not in loaded
 
 
+def test_a_thread_games_end_loads_no_battle(tmp_path: Path) -> None:
+    lines = [
+        {"type": "setup", "admins": ["mod"]},
+        {"type": "message", "channel": "game-actions", "author": "alice", "content": "!play sardini ai:1"},
+        {"type": "message", "channel": "sardini-1", "author": "alice", "content": "!start"},
+        {"type": "message", "channel": "sardini-1", "author": "mod", "content": "!end-table"},
+        {"type": "message", "channel": "sardini-1", "author": "alice", "content": "!board"},
+    ]
+    scenario = tmp_path / "ends.jsonl"
+    scenario.write_text(
+        "".join(
+            json.dumps({"at": f"2026-12-07T09:0{n}:00Z", "id": f"m{n}", **line}) + "\n" for n, line in enumerate(lines)
+        )
+    )
+    transcript = tmp_path / "said.jsonl"
+    loaded = _loaded_after(
+        f"""
+        from bot.cli import main
+        assert main(["replay", {str(scenario)!r}, "--transcript", {str(transcript)!r}]) == 0
+        """
+    )
+    assert "ended" in transcript.read_text().casefold(), "the table did end"
+    assert "sardini" in _packages(loaded, "games.")
+    assert not {"games.ictc.battle", "games.ictc.arena"} & loaded, "only a battle's end moves a kitty"
+
+
 def test_a_command_parses_its_arguments_as_the_whole_command_line_does() -> None:
     from bot.cli import _COMMANDS, build_parser
 
