@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.transfer_command import EXIT_REFUSED
 
@@ -55,20 +56,21 @@ def _database(text: str) -> Target:
         raise StoreOpenError("given with --db", exc.problem, exc.advice.capitalize()) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="The Nomic round bot.",
-        epilog="Exit status: 0 done, 1 Discord refused the token or could not be reached, 2 a usage error,"
-        f" {EXIT_STORE} the database cannot be used (one line on stderr says why), {EXIT_REFUSED} an import or"
-        " a migration refused (nothing written; one line says why).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+_DB_HELP = "the database: a path, sqlite:///FILE or postgresql://... (default: DATABASE_URL, else DATABASE_PATH)"
+
+
+def _run_arguments(sub: Any) -> None:
     sub.add_parser("run", help="run on Discord (or open the console when no DISCORD_TOKEN is set)")
+
+
+def _console_arguments(sub: Any) -> None:
     con = sub.add_parser("console", help="the interactive simulator")
     con.add_argument("--db", type=_database, help="keep the console's round in this database (path or URL)")
     con.add_argument("--seed")
     con.add_argument("--start", type=_instant, help="the virtual clock's start (ISO-8601, UTC)")
+
+
+def _replay_arguments(sub: Any) -> None:
     rep = sub.add_parser("replay", help="replay a scenario (JSON lines)")
     rep.add_argument("scenario", type=Path)
     rep.add_argument("--seed")
@@ -80,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--until", type=_instant)
     rep.add_argument("--state", type=Path)
     rep.add_argument("--transcript", type=Path)
+
+
+def _shard_sim_arguments(sub: Any) -> None:
     shard = sub.add_parser(
         "shard-sim",
         help="one process of a sharded bot, headless: play a script's guilds of these shards on a virtual clock",
@@ -95,27 +100,44 @@ def build_parser() -> argparse.ArgumentParser:
     shard.add_argument("--until", type=_instant, help="run each guild's clock on to this instant at its end")
     shard.add_argument("--stop-at", type=_instant, help="play the lines before this instant, then hang (for tests)")
     shard.add_argument("--health-port", type=int, help="serve /healthz on this port (0: any free port)")
+
+
+def _web_arguments(sub: Any) -> None:
     site = sub.add_parser("web", help="serve a database's round record on the web, read-only")
     site.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     site.add_argument("--port", type=int, help="the port (default: WEB_PORT, else 8080)")
     site.add_argument("--host", help="the address to listen on (default: WEB_HOST, 127.0.0.1)")
+
+
+def _export_wiki_arguments(sub: Any) -> None:
     wiki = sub.add_parser("export-wiki", help="write a server's ruleset and week as MediaWiki markup")
     wiki.add_argument("guild", help="the server's id (the simulator's is `sim`)")
     wiki.add_argument("--db", type=_database, help="the database (default: DATABASE_URL, else DATABASE_PATH)")
     wiki.add_argument("--out", type=Path, help="write to this file (default: standard output)")
-    db_help = "the database: a path, sqlite:///FILE or postgresql://... (default: DATABASE_URL, else DATABASE_PATH)"
+
+
+def _export_arguments(sub: Any) -> None:
     out = sub.add_parser("export", help="write one server's data as JSON (to move it to another database)")
     out.add_argument("guild", help="the server's id (the simulator's is `sim`)")
-    out.add_argument("--db", type=_database, help=db_help)
+    out.add_argument("--db", type=_database, help=_DB_HELP)
     out.add_argument("--out", type=Path, help="write to this file (default: standard output)")
+
+
+def _import_arguments(sub: Any) -> None:
     into = sub.add_parser("import", help="read one server's data exported by `export` into a database")
     into.add_argument("file", nargs="?", type=Path, help="the JSON document (default: standard input)")
-    into.add_argument("--db", type=_database, help=db_help)
+    into.add_argument("--db", type=_database, help=_DB_HELP)
     into.add_argument("--replace", action="store_true", help="overwrite the server's data if the database has it")
+
+
+def _migrate_store_arguments(sub: Any) -> None:
     move = sub.add_parser("migrate-store", help="copy every server's data from one database to another")
     move.add_argument("--from", dest="source", type=_database, required=True, help="the database to read (path or URL)")
     move.add_argument("--to", dest="destination", type=_database, required=True, help="the database to write")
     move.add_argument("--replace", action="store_true", help="overwrite servers the destination already has")
+
+
+def _selfplay_arguments(sub: Any) -> None:
     play = sub.add_parser("selfplay", help="play computer-only games of a thread game and check its rules")
     play.add_argument("game", help="the thread game, e.g. wikipedia")
     play.add_argument("--games", type=int, default=100)
@@ -131,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a game option as !play reads it (repeatable), e.g. --option removal:balanced",
     )
     play.add_argument("--jobs", type=int, help="processes to share the games (default: one a core)")
+
+
+def _bench_arguments(sub: Any) -> None:
     bench = sub.add_parser("bench", help="measure a busy week on an on-disk store")
     bench.add_argument("--players", type=int, default=300)
     bench.add_argument("--bids", type=int, default=15_000)
@@ -248,6 +273,38 @@ def build_parser() -> argparse.ArgumentParser:
         default="bot",
         help="the garbage collector during the ticks: as the bot runs it (default) or Python's defaults",
     )
+
+
+_COMMANDS: dict[str, Callable[[Any], None]] = {
+    "run": _run_arguments,
+    "console": _console_arguments,
+    "replay": _replay_arguments,
+    "shard-sim": _shard_sim_arguments,
+    "web": _web_arguments,
+    "export-wiki": _export_wiki_arguments,
+    "export": _export_arguments,
+    "import": _import_arguments,
+    "migrate-store": _migrate_store_arguments,
+    "selfplay": _selfplay_arguments,
+    "bench": _bench_arguments,
+}
+"""Each command's arguments, added to the subparsers (in the order ``--help`` lists them)."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``only``: the command asked for, whose parser alone is made (a command's
+    start-up does not build the other ten; ``--help`` and an unknown command get them all)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="The Nomic round bot.",
+        epilog="Exit status: 0 done, 1 Discord refused the token or could not be reached, 2 a usage error,"
+        f" {EXIT_STORE} the database cannot be used (one line on stderr says why), {EXIT_REFUSED} an import or"
+        " a migration refused (nothing written; one line says why).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, add in _COMMANDS.items():
+        if only not in _COMMANDS or name == only:
+            add(sub)
     return parser
 
 
@@ -257,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     from data.base import StoreOpenError
 
     try:
-        return _command(build_parser().parse_args(argv))
+        words = sys.argv[1:] if argv is None else argv
+        return _command(build_parser(words[0] if words else None).parse_args(words))
     except StoreOpenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_STORE

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -18,7 +18,7 @@ from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
 from games.at_once import set_at_once
-from games.ictc.words import CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
+from games.ictc.words import BATTLE_GAME, CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
     AcceptTrade,
@@ -55,8 +55,8 @@ from games.nomic.proposals import reaction_of
 from games.nomic.rulelang import known_item_names
 from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
-from games.tables.commands import MAX_COMMAND_LENGTH, word_answers_outside
-from games.tables.service import TABLE_WORDS, Actor, TablePost, TableService, answers_outside
+from games.tables.on_demand import TablesOnDemand
+from games.tables.words import MAX_COMMAND_LENGTH, TABLE_WORDS, answers_outside, word_answers_outside
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
@@ -67,6 +67,8 @@ if TYPE_CHECKING:
     from games.ictc.service import LibraryService
     from games.tables.core import SideWrite
     from games.tables.model import Table
+    from games.tables.posts import TablePost
+    from games.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -284,21 +286,24 @@ class Router:
     def __init__(
         self,
         service: RoundService,
-        tables: TableService | None = None,
+        tables: TableService | TablesOnDemand | None = None,
         library: LibraryService | None = None,
         web: WebDesk | None = None,
         refusals: Refusals | None = None,
     ) -> None:
         self.service = service
-        self.tables = tables
-        """Thread games; None: the router knows only the round (no ``!play``, no table threads)."""
+        if tables is not None and not isinstance(tables, TablesOnDemand):
+            tables = TablesOnDemand.ready(tables)
+        self._tables = tables
+        """Thread games (their service made when first needed); None: the router knows only the round (no
+        ``!play``, no table threads)."""
         self.library = library
         """The card library (``!card``, ``!guild``, card copies in trades); None: not on this router."""
         self.web = web
         """``!web`` and ``!admin web``: the round's web record; None: those words are unknown here."""
         self._arena: Arena | None = None
         if library is not None and tables is not None:
-            tables.keep_ends(self._battle_ends)
+            tables.when_made(lambda made: made.keep_ends(self._battle_ends))
         if refusals is None:
             store = service.store
             refusals = Refusals(store if isinstance(store, RefusalStore) else None)
@@ -306,17 +311,29 @@ class Router:
         """Commands refused, by event: a redelivery of one is not carried out, nor answered again."""
 
     @property
+    def tables(self) -> TableService | None:
+        """The thread games' service (made now if it was not yet); None: this router has no tables."""
+        return self._tables.service if self._tables is not None else None
+
+    async def _tables_of(self, guild: str) -> TableService | None:
+        """The tables' service if the guild may have a table (without making it for a guild that has none)."""
+        return await self._tables.of(guild) if self._tables is not None else None
+
+    @property
     def arena(self) -> Arena | None:
         """Challenges between members' decks, and the battles' kitties (``!challenge``); made on first use,
         so that a process that meets no challenge and no table's end never loads the battles' code."""
-        if self._arena is None and self.library is not None and self.tables is not None:
+        if self._arena is None and self.library is not None and self._tables is not None:
             from games.ictc.arena import Arena
 
-            self._arena = Arena(self.library, self.tables)
+            self._arena = Arena(self.library, self._tables.service)
         return self._arena
 
     def _battle_ends(self, guild: str, table: Table, at: datetime) -> AbstractAsyncContextManager[SideWrite | None]:
-        """The arena's part of a table's end (a battle's kitty moves with it)."""
+        """The arena's part of a table's end (a battle's kitty moves with it); nothing for another game's table,
+        whose end does not load the battles."""
+        if table.game != BATTLE_GAME:
+            return nullcontext(None)
         arena = self.arena
         if arena is None:  # pragma: no cover - kept only where there is an arena
             raise RuntimeError("no card library on this router")
@@ -327,8 +344,8 @@ class Router:
         so whatever this process knew of it may be stale; the next use reads the store again."""
         self.service.forget(guild)
         self.refusals.forget(guild)
-        if self.tables is not None:
-            self.tables.forget(guild)
+        if self._tables is not None:
+            self._tables.forget(guild)
         if self.library is not None:
             self.library.forget(guild)
 
@@ -336,7 +353,7 @@ class Router:
         """``_side_due`` when the tables and the card library both keep their next instant (in a 1-tuple), as
         they do between two changes: no coroutine before every command. None: ask ``_side_due``."""
         found = []
-        for side in (self.tables, self.library):
+        for side in (self._tables, self.library):
             if side is None:
                 continue
             kept = side.kept_next_due(guild)
@@ -349,8 +366,9 @@ class Router:
     async def _side_due(self, guild: str) -> datetime | None:
         """The earliest scheduled work of the tables and the card library."""
         found = []
-        if self.tables is not None:
-            found.append(await self.tables.next_due(guild))
+        tables = await self._tables_of(guild)
+        if tables is not None:
+            found.append(await tables.next_due(guild))
         if self.library is not None:
             found.append(await self.library.next_due(guild))
         due = [at for at in found if at is not None]
@@ -367,8 +385,9 @@ class Router:
             for tick_at, outcome in await catch_up(self.service, guild, at):
                 posts.extend(await self._tick_posts(guild, tick_at, outcome))
             done: list[Post] = []
-            if self.tables is not None:
-                done.extend(table_post(p) for p in await self.tables.due(guild, at))
+            tables = await self._tables_of(guild)
+            if tables is not None:
+                done.extend(table_post(p) for p in await tables.due(guild, at))
             if self.library is not None:
                 counted = await self.library.due(guild, at)
                 done.extend(library_post(note, when, ChannelRole.GAME_ACTIONS) for when, note in counted)
@@ -386,9 +405,10 @@ class Router:
         """A tick's posts; the week's review with the thread games that ended during the week."""
         review = next((e for e in outcome.events if isinstance(e, WeekReviewed)), None)
         games: list[FinishedGame] = []
-        if review is not None and self.tables is not None:
+        tables = await self._tables_of(guild) if review is not None else None
+        if review is not None and tables is not None:
             since, until = review.records.since, review.records.until
-            for table in await self.tables.all_tables(guild):
+            for table in await tables.all_tables(guild):
                 ended = table.ended_at
                 if table.started_at is None or ended is None or not since < ended <= until:
                     continue
@@ -455,7 +475,8 @@ class Router:
         """Whether any store (the round's, the tables', the card library's) logged an action of ``event``."""
         if await self.service.logged(guild, event):
             return True
-        if self.tables is not None and await self.tables.logged(guild, event):
+        tables = await self._tables_of(guild)
+        if tables is not None and await tables.logged(guild, event):
             return True
         return self.library is not None and await self.library.logged(guild, event)
 
@@ -641,14 +662,16 @@ class Router:
         (a slash command, a button, a menu), so a secret move is accepted; ``dm``: a DM to the bot.
         ``reader``: the language of the member's Discord client, for answers outside a table.
         """
-        tables = self.tables
-        if tables is None:
+        if self._tables is None:
             return None
         if not dm and not commands.is_command(content):
             if thread is None or private:
                 return None
             # talk in a table's thread: a secret move typed without the prefix is still removed
-            screened = await tables.screen(guild, content, thread=thread, at=ctx.at)
+            found = await self._tables.of(guild)
+            if found is None:
+                return None  # the guild has no table: no thread is one
+            screened = await found.screen(guild, content, thread=thread, at=ctx.at)
             return None if screened is None else [table_post(p) for p in screened]
         if not dm and is_challenge_command(content) and self.arena is not None:
             return await self._once(
@@ -656,6 +679,9 @@ class Router:
             )
         if thread is None and not dm and not answers_outside(content):
             return None  # outside a table's thread the tables take only their own words: asked for nothing
+        from games.tables.core import Actor  # (loaded with the service, which this command makes if need be)
+
+        tables = self._tables.service
         actor = Actor(ctx.actor, ctx.actor_name, moderator=ctx.is_moderator)
 
         async def answer() -> list[Post] | None:
@@ -679,9 +705,10 @@ class Router:
 
     async def left_tables(self, guild: str, ctx: Context, *, source_line: int | None = None) -> list[Post]:
         """A member left the server: their seats at the tables pass to the AI (a lobby's seat goes)."""
-        if self.tables is None:
+        tables = await self._tables_of(guild)
+        if tables is None:
             return []
-        posts = await self.tables.member_left(
+        posts = await tables.member_left(
             guild, ctx.actor, ctx.actor_name, at=ctx.at, event_id=ctx.event_id, source_line=source_line
         )
         return [table_post(p) for p in posts]
@@ -847,7 +874,7 @@ class Router:
 
     async def _query(self, guild: str, ctx: Context, action: Action) -> str:
         if isinstance(action, ShowHelp):
-            tables, cards, web = self.tables is not None, self.library is not None, self.web is not None
+            tables, cards, web = self._tables is not None, self.library is not None, self.web is not None
             return help_text(ctx.channel, is_moderator=ctx.is_moderator, tables=tables, cards=cards, web=web)
         if isinstance(action, ShowModLog):
             if not ctx.is_moderator:

@@ -133,6 +133,11 @@ class TableStore(SideStore):
         ) as cur:
             return [str(r[0]) for r in await cur.fetchall()]
 
+    async def any_table(self, guild: str) -> bool:
+        """Whether the guild ever opened a table (a process that finds none need not load the tables)."""
+        async with self._conn.execute("SELECT 1 FROM game_tables WHERE guild_id = ? LIMIT 1", (guild,)) as cur:
+            return await cur.fetchone() is not None
+
     async def has_event(self, guild: str, event_id: str) -> bool:
         async with self._conn.execute(_HAS_EVENT, (guild, event_id)) as cur:
             return await cur.fetchone() is not None

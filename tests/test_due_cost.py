@@ -49,6 +49,7 @@ from games.nomic.kept import forget_all
 from games.nomic.ruleset import Ruleset
 from games.nomic.service import RoundService
 from games.nomic.state import RoundState, Vote
+from games.tables.on_demand import TablesOnDemand
 from games.tables.registry import register, unregister
 from games.tables.service import TableService
 from scheduler.due import next_tick, opening
@@ -65,9 +66,14 @@ class Stores:
     tables: TableStore
     library: LibraryStore
 
-    def router(self) -> Router:
-        """A router with empty caches on these stores: what a process that has just started sees."""
-        return Router(RoundService(self.round), TableService(self.tables, seed="1"), LibraryService(self.library))
+    def router(self, *, on_demand: bool = False) -> Router:
+        """A router with empty caches on these stores: what a process that has just started sees (``on_demand``:
+        its tables' service made when a guild first needs it, as a replay makes it)."""
+        tables = self.on_demand() if on_demand else TableService(self.tables, seed="1")
+        return Router(RoundService(self.round), tables, LibraryService(self.library))
+
+    def on_demand(self) -> TablesOnDemand:
+        return TablesOnDemand(lambda: TableService(self.tables, seed="1"), self.tables.any_table)
 
     async def close(self) -> None:
         await self.library.close()
@@ -271,10 +277,7 @@ async def _play_and_compare(path: Path, commands: list[tuple[str, str, str]]) ->
     )
     try:
         router = stores.router()
-        start = StartRound(
-            ruleset=Ruleset(), phase=opening(Ruleset(), START)[0], presenting_open=False, moderators=("mod",)
-        )
-        await router.service.start("g", context("setup", ChannelRole.OTHER, "setup", START), start, seed="s")
+        await _started(router)
         now = START
         setup = [
             ("say", "gina", "!guild create Smiths vote quorum:1 hours:2"),
@@ -296,7 +299,9 @@ async def _play_and_compare(path: Path, commands: list[tuple[str, str, str]]) ->
                 await router.message(
                     "g", context(actor, ChannelRole.GAME_ACTIONS, f"e{n}", now), text, resolve, thread=thread
                 )
-            assert await router.next_due("g") == await stores.router().next_due("g"), (kind, actor, text)
+            due = await router.next_due("g")
+            assert due == await stores.router().next_due("g"), (kind, actor, text)
+            assert due == await stores.router(on_demand=True).next_due("g"), "made on demand, the same"
     finally:
         await stores.close()
 
@@ -319,6 +324,79 @@ def test_a_guilds_kept_next_due_is_what_a_fresh_start_reads_from_the_store(
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(_play_and_compare(Path(tmp) / "due.db", commands))
+
+
+# --- the tables' service, made when a guild first needs it ----------------------------------------------------
+
+
+async def _started(router: Router, guild: str = "g") -> None:
+    start = StartRound(
+        ruleset=Ruleset(), phase=opening(Ruleset(), START)[0], presenting_open=False, moderators=("mod",)
+    )
+    await router.service.start(guild, context("setup", ChannelRole.OTHER, "setup", START), start, seed="s")
+
+
+async def test_a_guild_that_plays_no_thread_game_never_makes_the_tables_service(stores: Stores, ballot: None) -> None:
+    demand = stores.on_demand()
+    router = Router(RoundService(stores.round), demand, LibraryService(stores.library))
+    await _started(router)
+    now = START + timedelta(minutes=1)
+    said = [
+        ("alice", ChannelRole.GAME_ACTIONS, "!join", None),
+        ("alice", ChannelRole.GAME_ACTIONS, "!phase", None),
+        ("alice", ChannelRole.OTHER, "talk in a thread named like a table", "ballot-1"),
+        ("bob", ChannelRole.GAME_ACTIONS, "!join", None),
+    ]
+    for n, (actor, channel, text, thread) in enumerate(said):
+        await router.due_work("g", now)
+        await router.message("g", context(actor, channel, f"e{n}", now), text, resolve, thread=thread)
+    await router.due_work("g", now + timedelta(days=8))  # a week's review: no table ended in it
+    assert await router.next_due("g") == await stores.router().next_due("g")
+    assert demand.made is None, "nothing of the tables was needed"
+    posts = await router.message("g", context("alice", ChannelRole.GAME_ACTIONS, "p", now), "!play ballot", resolve)
+    assert demand.made is not None
+    assert "ballot-1" in posts[0].text
+    assert await router.next_due("g") == await stores.router().next_due("g")
+
+
+async def test_a_process_that_starts_on_a_guild_with_tables_makes_the_service_and_finds_their_clocks(
+    stores: Stores, ballot: None
+) -> None:
+    first = stores.router()
+    await _started(first)
+    for n, (actor, text) in enumerate([("alice", "!play ballot seconds:60"), ("bob", "!join"), ("alice", "!start")]):
+        thread = None if n == 0 else "ballot-1"
+        ctx = context(actor, ChannelRole.GAME_ACTIONS, f"t{n}", START)
+        await first.message("g", ctx, text, resolve, thread=thread)
+    table_due = await first.next_due("g")
+    assert table_due is not None
+    assert table_due <= START + timedelta(seconds=60), "the turn's clock comes first"
+    demand = stores.on_demand()
+    again = Router(RoundService(stores.round), demand, LibraryService(stores.library))
+    assert await again.next_due("g") == table_due
+    assert demand.made is not None
+    posts = await again.due_work("g", table_due)
+    assert any(p.thread == "ballot-1" for p in posts), "the turn timed out in its thread"
+
+
+async def test_a_guild_once_found_without_tables_is_read_again_when_another_process_acted_for_it(
+    stores: Stores, ballot: None
+) -> None:
+    demand = stores.on_demand()
+    mine = Router(RoundService(stores.round), demand, LibraryService(stores.library))
+    other = stores.router()
+    await _started(other)
+    assert await mine.next_due("g") == await other.next_due("g")
+    for n, (actor, text) in enumerate([("alice", "!play ballot seconds:60"), ("bob", "!join"), ("alice", "!start")]):
+        thread = None if n == 0 else "ballot-1"
+        await other.message("g", context(actor, ChannelRole.GAME_ACTIONS, f"o{n}", START), text, resolve, thread=thread)
+    assert demand.kept_next_due("g") == (None,), "what this process knew: no table"
+    mine.forget("g")  # the guild's lock changed hands: what this process knew may be stale
+    state = await other.service.state("g")
+    assert state is not None
+    found = await mine.next_due("g")
+    assert found == await other.next_due("g") != next_tick(state).at, "the table's clock, not the round's tick"
+    assert demand.made is not None
 
 
 def test_the_due_bench_runs_its_worker_and_reports_each_case() -> None:

@@ -94,6 +94,7 @@ READS: dict[type, tuple[str, ...]] = {
         "table",
         "last_number",
         "guilds_with_open_tables",
+        "any_table",
         "has_event",
         "log",
         "last_source_line",

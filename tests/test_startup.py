@@ -61,6 +61,8 @@ def test_a_replay_of_the_round_loads_no_battle_and_no_thread_game() -> None:
     assert "games.nomic.engine" in loaded
     assert not {"games.ictc.battle", "games.ictc.arena", "PIL", "discord", "aiohttp", "asyncpg", "jinja2"} & loaded
     assert not _packages(loaded, "games.") & {"wikipedia", "nuclear", "sardini"}
+    tables = {name for name in loaded if name.startswith("games.tables.")}
+    assert tables <= {"games.tables.words", "games.tables.on_demand"}, "a round with no table loads no table code"
 
 
 def test_a_replay_of_one_game_loads_that_game_alone() -> None:
@@ -73,3 +75,43 @@ def test_a_replay_of_one_game_loads_that_game_alone() -> None:
     assert "sardini" in _packages(loaded, "games.")
     assert not _packages(loaded, "games.") & {"wikipedia", "nuclear"}
     assert "games.ictc.battle" not in loaded
+
+
+def test_a_thread_games_end_loads_no_battle(tmp_path: Path) -> None:
+    lines = [
+        {"type": "setup", "admins": ["mod"]},
+        {"type": "message", "channel": "game-actions", "author": "alice", "content": "!play sardini ai:1"},
+        {"type": "message", "channel": "sardini-1", "author": "alice", "content": "!start"},
+        {"type": "message", "channel": "sardini-1", "author": "mod", "content": "!end-table"},
+        {"type": "message", "channel": "sardini-1", "author": "alice", "content": "!board"},
+    ]
+    scenario = tmp_path / "ends.jsonl"
+    scenario.write_text(
+        "".join(
+            json.dumps({"at": f"2026-12-07T09:0{n}:00Z", "id": f"m{n}", **line}) + "\n" for n, line in enumerate(lines)
+        )
+    )
+    transcript = tmp_path / "said.jsonl"
+    loaded = _loaded_after(
+        f"""
+        from bot.cli import main
+        assert main(["replay", {str(scenario)!r}, "--transcript", {str(transcript)!r}]) == 0
+        """
+    )
+    assert "ended" in transcript.read_text().casefold(), "the table did end"
+    assert "sardini" in _packages(loaded, "games.")
+    assert not {"games.ictc.battle", "games.ictc.arena"} & loaded, "only a battle's end moves a kitty"
+
+
+def test_a_command_parses_its_arguments_as_the_whole_command_line_does() -> None:
+    from bot.cli import _COMMANDS, build_parser
+
+    line = ["replay", "week.jsonl", "--seed", "7", "--until", "2026-12-12T01:00:00Z", "--db", "w.db"]
+    assert vars(build_parser("replay").parse_args(line)) == vars(build_parser().parse_args(line))
+    bench = ["bench", "--load", "--load-rounds", "3", "--tick-sizes", "300,1000"]
+    assert vars(build_parser("bench").parse_args(bench)) == vars(build_parser().parse_args(bench))
+    every = build_parser("--help").format_help()
+    assert all(name in every for name in _COMMANDS), "help and an unknown command list every command"
+    alone = build_parser("replay")._subparsers
+    assert alone is not None
+    assert "bench" not in alone._group_actions[0].choices, "the other commands' parsers are not made"

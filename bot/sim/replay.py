@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -35,7 +35,10 @@ from data.stores import open_stores
 from data.table_store import TableStore
 from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
-from games.tables.service import TableService
+from games.tables.on_demand import TablesOnDemand
+
+if TYPE_CHECKING:
+    from games.tables.service import TableService
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -153,7 +156,7 @@ async def _run(
     write (``GroupCommit.halt_on_failure``), so that no later line is durable without an earlier one."""
     service = RoundService(store)
     service.reads_queued = beside
-    tables = TableService(table_store, seed=seed) if table_store is not None else None
+    tables = _tables(table_store, seed) if table_store is not None else None
     library = LibraryService(library_store, check_starter=False) if library_store is not None else None
     world = World(Router(service, tables, library, WebDesk(store, None)), seed=seed)
     transcript: list[dict[str, Any]] = []
@@ -216,10 +219,22 @@ async def _run(
     state = await service.state(GUILD)
     now = world.now or (state.clock if state is not None else None) or until or EPOCH
     await service.save_snapshots()
-    played = await tables.all_tables(GUILD) if tables is not None else []
+    found = await tables.of(GUILD) if tables is not None else None
+    played = await found.all_tables(GUILD) if found is not None else []
     cards = await library.own_library(GUILD) if library is not None else None
     document = await guild_document(service, GUILD, now, played, cards, starter_cards=library is not None)
     return ReplayResult(lines=len(lines), skipped=skipped, document=document, transcript=transcript)
+
+
+def _tables(store: TableStore, seed: str | None) -> TablesOnDemand:
+    """The tables' service, made when the scenario first needs it (a replay of the round alone never does)."""
+
+    def make() -> TableService:
+        from games.tables.service import TableService
+
+        return TableService(store, seed=seed)
+
+    return TablesOnDemand(make, store.any_table)
 
 
 async def _line(world: World, line: Line, number: int, said: list[Said], parked: asyncio.Future[None]) -> None:

@@ -12,10 +12,10 @@ from games.nomic.proposals import tally
 from games.nomic.sealed import bidders, public_high
 from games.nomic.service import RoundService
 from games.nomic.state import JudgeRequest, Proposal, RoundState
-from games.tables.lobby import Table
 
 if TYPE_CHECKING:
     from games.ictc.state import LibraryState
+    from games.tables.model import Table
 
 
 def table_entry(table: Table) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -21,8 +21,11 @@ from games.nomic.context import ChannelRole, Context
 from games.nomic.members import unknown_member
 from games.nomic.ruleset import Ruleset, load_ruleset
 from games.nomic.service import RoundService
-from games.tables.service import TableService, is_table_name
+from games.tables.words import is_table_name
 from scheduler.due import opening
+
+if TYPE_CHECKING:
+    from games.tables.service import TableService
 
 GUILD = "sim"
 DM = "dm"

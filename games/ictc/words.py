@@ -6,6 +6,8 @@ from __future__ import annotations
 LIBRARY_WORDS = frozenset({"card", "cards", "guild", "guilds"})
 """The command words the card library answers (anywhere, table threads included)."""
 CHALLENGE_WORDS = frozenset({"challenge", "challenges"})
+BATTLE_GAME = "ictc"
+"""The thread game a challenge is played at (``games.ictc.battle``'s engine's name)."""
 
 HELP_SUMMARY = (
     ("!card new|edit|protect|unprotect|submit|ask|show|history|list|master", "make cards and look them up"),

@@ -19,36 +19,17 @@ from games.tables.acting import Acting, SecretInOpenError
 from games.tables.core import Actor, TableOutcome, error_text, refusal
 from games.tables.engine import BadCommandError, GameRuleError
 from games.tables.i18n import DEFAULT, LANGUAGES, normalise, tr
-from games.tables.model import TABLE_NAME, Table, TableError, TableStatus
-from games.tables.options import PLAY_USAGE, PlayRequest, parse_play, parse_setup
+from games.tables.model import Table, TableError, TableStatus
+from games.tables.options import PlayRequest, parse_play, parse_setup
 from games.tables.players import MemberLookup
 from games.tables.posts import TablePost
 from games.tables.registry import GAMES, get_game
 from games.tables.text import framework_error
 from games.tables.values import typed_fields
+from games.tables.words import ALIASES, MAX_COMMAND_LENGTH, TABLE_WORDS, answers_outside, is_table_name
 
-MAX_COMMAND_LENGTH = 2000
-_PLAY_USAGE = PLAY_USAGE
-_ALIASES = {
-    "tables": "games",
-    "sit": "join",
-    "cards": "hand",
-    "table": "board",
-    "endtable": "end-table",
-    "end_table": "end-table",
-    "abandon": "end-table",
-    "commands": "help",
-    "h": "help",
-}
-TABLE_WORDS = frozenset(
-    {"join", "leave", "start", "ai", "board", "hand", "help", "rules", "end-table", "games", "play"}
-)
-"""Words a table's thread reads itself; any other command there is a move of the game."""
 _NOMIC_RULES_WORDS = frozenset({"history", "diff"})
 """``!rules history`` and ``!rules diff`` stay the round's ruleset commands."""
-_OUTSIDE_WORDS = frozenset({"play", "games", "rules"})
-"""What the tables answer outside a table's thread (``!rules GAME`` only for a game's rules)."""
-
 __all__ = [
     "TABLE_WORDS",
     "CommandPath",
@@ -76,28 +57,6 @@ def _game_reads(table: Table, text: str, member: str | None = None) -> bool:
     return True
 
 
-def is_table_name(key: str) -> bool:
-    """Whether ``key`` is shaped like a table's thread name (``GAME-N`` for a game we host)."""
-    match = TABLE_NAME.match(key.strip().lstrip("#").casefold())
-    return match is not None and match.group(1) in GAMES
-
-
-def answers_outside(content: str) -> bool:
-    """Whether the tables may answer ``content`` typed outside any table's thread (not in a DM):
-    ``!play``, ``!games``, ``!rules GAME``, or a message too long for a command. False: the tables
-    leave it to the round, so a router need not ask them (most messages of a busy round)."""
-    if len(content) > MAX_COMMAND_LENGTH:
-        return True
-    words = content.strip().removeprefix("!").split(maxsplit=1)
-    return bool(words) and word_answers_outside(words[0].casefold())
-
-
-def word_answers_outside(verb: str) -> bool:
-    """``answers_outside`` of a message short enough for a command whose first word, case folded and
-    without the prefix, is ``verb`` (a router that read it already)."""
-    return _ALIASES.get(verb, verb) in _OUTSIDE_WORDS
-
-
 def _words(content: str) -> tuple[str, list[str]]:
     body = content.strip()
     body = body.removeprefix("!")
@@ -105,7 +64,7 @@ def _words(content: str) -> tuple[str, list[str]]:
     if not words:
         raise framework_error(BadCommandError, "error.not_a_command")
     verb = words[0].casefold()
-    return _ALIASES.get(verb, verb), words[1:]
+    return ALIASES.get(verb, verb), words[1:]
 
 
 def _moves_help(game: str, lang: str) -> str:

@@ -47,7 +47,6 @@ from games.tables.model import (
     MAX_SEAT_NAME,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
-    TABLE_NAME,
     Clock,
     Seat,
     Table,
@@ -74,6 +73,7 @@ from games.tables.transitions import (
     start,
     timeout,
 )
+from games.tables.words import TABLE_NAME
 
 __all__ = [
     "ACTION_ADAPTER",

@@ -19,9 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.tables.engine import GameRuleError, TimerKind
 
-TABLE_NAME = re.compile(r"^([a-z][a-z0-9_]*)-([1-9][0-9]{0,8})$")
-"""Tables (and their threads) are named ``GAME-N``: ``wikipedia-1``, ``wikipedia-2``..."""
-
 AI_NAME = re.compile(r"^ai-\d+$", re.IGNORECASE)
 MAX_SEAT_NAME = 32
 

@@ -19,6 +19,7 @@ from games.ictc.battle.ai import Skirmisher
 from games.ictc.battle.state import SEATS, BattleOptions, BattleSetup, BattleState, Phase
 from games.ictc.battle.texts import t
 from games.ictc.starter import starter_set
+from games.ictc.words import BATTLE_GAME
 from games.tables.engine import (
     Control,
     EngineDefaults,
@@ -42,7 +43,7 @@ KITTY = "card-copies"
 class BattleEngine(EngineDefaults):
     """Stateless: one instance serves every table."""
 
-    name = "ictc"
+    name = BATTLE_GAME
     title = "ICTC battle"
     min_seats = SEATS
     max_seats = SEATS
