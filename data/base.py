@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from data.group_commit import GroupCommit, Outcome, Written
+from games.values import valueclass
 
 if TYPE_CHECKING:
     from data.sqlite_writer import JoinedPart
@@ -34,7 +35,7 @@ MIGRATIONS_ROOT = Path(__file__).resolve().parent / "migrations"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-@dataclass(frozen=True)
+@valueclass
 class Target:
     """A database named by a URL or a path."""
 

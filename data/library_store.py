@@ -31,6 +31,7 @@ from typing import Any
 from data.base import Db, Stmt, run_statements
 from data.group_commit import Stale, Written
 from data.store import SideStore
+from games.values import valueclass
 
 _HAS_EVENT = "SELECT 1 FROM card_actions WHERE guild_id = ? AND event_id = ?"
 
@@ -39,7 +40,7 @@ class LibraryConflictError(Stale):
     """Another writer changed the library (or a copy's owner) since it was read; nothing was written."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class LibraryRow:
     collection: str
     key: str
@@ -50,7 +51,7 @@ class LibraryRow:
     new: bool = False
 
 
-@dataclass(frozen=True)
+@valueclass
 class LibraryChanges:
     """What one action changes: the library's row, the rows of changed values, the values gone."""
 
@@ -63,7 +64,7 @@ class LibraryChanges:
     """The library's first action: its row is created (the guild had none)."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class LibraryLogEntry:
     event_id: str
     at: datetime
@@ -73,7 +74,7 @@ class LibraryLogEntry:
     source_line: int | None = None
 
 
-@dataclass(frozen=True)
+@valueclass
 class StoredLibrary:
     seq: int
     meta: str

@@ -22,7 +22,6 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, Self
@@ -44,6 +43,7 @@ from data.base import (
 )
 from data.engine import engine_for
 from data.group_commit import STORED, Behind, Outcome, Written
+from games.values import valueclass
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ _INSERT_ACTION = (
 )
 
 
-@dataclass(frozen=True)
+@valueclass
 class LoggedAction:
     seq: int
     event_id: str
@@ -61,7 +61,7 @@ class LoggedAction:
     body: str
 
 
-@dataclass(frozen=True)
+@valueclass
 class LogRow:
     """One row of a guild's action log, with the instant it was logged."""
 
@@ -86,7 +86,7 @@ def log_rows(rows: Sequence[Sequence[object]]) -> list[LogRow]:
     return [LogRow(int(str(r[0])), datetime.fromisoformat(str(r[1])), str(r[2]), str(r[3])) for r in rows]
 
 
-@dataclass(frozen=True)
+@valueclass
 class Snapshot:
     seq: int
     body: str
@@ -143,7 +143,7 @@ class ModLogRow(Protocol):
     def what(self) -> str: ...
 
 
-@dataclass(frozen=True)
+@valueclass
 class ModLogRecord:
     at: datetime
     moderator: str
@@ -176,7 +176,7 @@ def _mod_log_params(guild: str, row: ModLogRow) -> tuple[str, str, str, str, str
     return (guild, row.at.isoformat(), row.moderator, row.name, row.kind, row.what)
 
 
-@dataclass(frozen=True)
+@valueclass
 class GuildSettings:
     """What a guild's moderators configured for the Discord adapter."""
 
