@@ -5,11 +5,10 @@
 signature when the class has no docstring: some 3.3 M instructions a class, of which reading its fields is
 0.25 M, and start-up makes about eighty-five of them. ``@valueclass`` makes the same dataclass
 (``dataclasses.fields``, ``replace``, ``asdict``, ``is_dataclass``, ``__match_args__``, pickling, ``copy``,
-and subclassing by or of real frozen dataclasses unchanged) with one compile: the methods an instance runs
-often, ``__init__`` (which sets the instance's ``__dict__`` in one step: a post of fifteen fields,
-2.8 -> 1.2 µs), ``__eq__`` and ``__hash__`` (reading the fields inline: ``operator.attrgetter`` would make
-them twice as slow), in one source. ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are shared
-functions closed over the class and the names of its fields.
+and subclassing by or of real frozen dataclasses unchanged) with one compile, of ``__init__``, which sets the
+instance's fields at once (a post of fifteen fields: 2.8 -> 1.2 µs). ``__eq__`` and ``__hash__`` are
+compiled when first called; ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are shared functions
+closed over the class and the names of its fields.
 
 Fields are read as ``dataclass`` reads them (its own ``_get_field``: defaults, ``field(...)``, ``ClassVar``,
 mutable defaults refused). ``InitVar`` and keyword-only fields are refused rather than half supported.
@@ -36,9 +35,11 @@ _get_field: Callable[[type, str, Any, bool], Field[Any]] = _internals["_get_fiel
 _PARAMS = _internals["_DataclassParams"](init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=True)
 """What ``@dataclass(frozen=True)`` records of itself: read by ``dataclass`` when it makes a subclass."""
 
-_AT_ONCE = 3
-"""From this many values an instance's ``__dict__`` is set in one step; below, one ``object.__setattr__``
-each, which keeps the values in the instance (one field: 137 ns a construction against 187; three: 258 / 245)."""
+_AT_ONCE = 4
+"""From this many values an instance's ``__dict__`` is set in one step (the values then live in that dict);
+below, one ``object.__setattr__`` each, which keeps them in the instance, where they read faster (11.3 ns
+for two reads against 14.2). Making an instance, by values: 3: 258 ns one each, 251 at once (dataclass
+313); 4: 318 / 266 (399); 6: 430 / 326 (555)."""
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
@@ -47,22 +48,17 @@ def valueclass(cls: type[T], /) -> type[T]:
     fields = _fields(cls)
     real = [f for f in fields.values() if f._field_type is _FIELD]  # type: ignore[attr-defined]
     params = [f for f in real if f.init]
-    own = cls.__dict__
-    class_hash = own.get("__hash__", MISSING)
-    hashed = None
-    if class_hash is MISSING or (class_hash is None and "__eq__" in own):
-        hashed = [f for f in real if (f.compare if f.hash is None else f.hash)]
-    compared = None if "__eq__" in own else [f for f in real if f.compare]
-    made = _compiled(cls, real, params, self_is_field="self" in fields, compared=compared, hashed=hashed)
-    _set_new(cls, "__init__", made["__init__"])
+    class_hash = cls.__dict__.get("__hash__", MISSING)
+    explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in cls.__dict__))
+    _set_new(cls, "__init__", _init(cls, real, params, self_is_field="self" in fields))
     _set_new(cls, "__repr__", _repr(tuple(f.name for f in real if f.repr)))
-    if "__eq__" in made:
-        _set_new(cls, "__eq__", made["__eq__"])
+    _set_new(cls, "__eq__", _compiled_when_called(cls, "__eq__", tuple(f.name for f in real if f.compare)))
     for method in _frozen(cls, tuple(f.name for f in real)):
         if _set_new(cls, method.__name__, method):
             raise TypeError(f"Cannot overwrite attribute {method.__name__} in class {cls.__name__}")
-    if "__hash__" in made:
-        setattr(cls, "__hash__", _named(cls, made["__hash__"]))  # noqa: B010
+    if not explicit_hash:
+        hashed = tuple(f.name for f in real if (f.compare if f.hash is None else f.hash))
+        setattr(cls, "__hash__", _named(cls, _compiled_when_called(cls, "__hash__", hashed)))  # noqa: B010
     if not cls.__doc__:
         cls.__doc__ = cls.__name__ + _text_signature(params).replace(" -> None", "")
     _set_new(cls, "__match_args__", tuple(f.name for f in params))
@@ -106,21 +102,12 @@ def _fields(cls: type) -> dict[str, Field[Any]]:
     return fields
 
 
-def _compiled(
-    cls: type,
-    real: list[Field[Any]],
-    params: list[Field[Any]],
-    *,
-    self_is_field: bool,
-    compared: list[Field[Any]] | None,
-    hashed: list[Field[Any]] | None,
-) -> dict[str, Callable[..., Any]]:
-    """``__init__`` and, unless the class has its own, ``__eq__`` and ``__hash__``: one source, one compile.
+def _init(cls: type, real: list[Field[Any]], params: list[Field[Any]], *, self_is_field: bool) -> Callable[..., None]:
+    """The one method compiled when the class is made: the dataclass's parameters and defaults.
 
-    ``__init__`` has the dataclass's parameters and defaults. Unlike ``dataclass``, it sets a field that is not
-    a parameter on the instance too (``dataclass`` leaves it to the class's attribute): reading it is then a
-    hit in the instance's ``__dict__``, 8.6 ns against 16 (an event's channel, read for every event); only
-    ``vars()`` of an instance shows the difference."""
+    Unlike ``dataclass``, it sets a field that is not a parameter on the instance too (``dataclass`` leaves it
+    to the class's attribute): reading it is then a hit in the instance's ``__dict__``, 8.6 ns against 16 (an
+    event's channel, read for every event); only ``vars()`` of an instance shows the difference."""
     seen_default = False
     for f in params:
         if f.default is not MISSING or f.default_factory is not MISSING:
@@ -151,28 +138,42 @@ def _compiled(
         lines.append(f"    {me}.__post_init__()")
     if len(lines) == 1:
         lines.append("    pass")
-    if compared is not None:
-        lines += [
-            "def __eq__(self, other):",
-            "    if other.__class__ is self.__class__:",
-            f"        return {_tuple('self', compared)} == {_tuple('other', compared)}",
-            "    return NotImplemented",
-        ]
-    if hashed is not None:
-        lines += ["def __hash__(self):", f"    return hash({_tuple('self', hashed)})"]
     exec("\n".join(lines), namespace)  # noqa: S102
-    made: dict[str, Callable[..., Any]] = {
-        name: namespace.pop(name) for name in ("__init__", "__eq__", "__hash__") if name in namespace
-    }
-    init = made["__init__"]
+    init: Callable[..., None] = namespace["__init__"]
     defaults = [f.default if f.default_factory is MISSING else _HAS_DEFAULT_FACTORY for f in params]
     init.__defaults__ = tuple(d for d in defaults if d is not MISSING) or None
     init.__annotations__ = {f.name: f.type for f in params} | {"return": None}
-    return made
+    return init
 
 
-def _tuple(me: str, fields: list[Field[Any]]) -> str:
-    return f"({''.join(f'{me}.{f.name},' for f in fields)})"
+def _compiled_when_called(cls: type, name: str, names: tuple[str, ...]) -> Callable[..., Any]:
+    """``__eq__`` or ``__hash__`` as ``dataclass`` writes it (the fields read inline: ``operator.attrgetter``
+    would make them twice as slow), compiled the first time it is called, and then in the class's place.
+
+    Values are made at every command but rarely compared or hashed (none is in a replayed week), so that
+    start-up compiles one method a class, not three."""
+
+    def first(self: Any, *other: Any) -> Any:
+        mine = f"({''.join(f'self.{n},' for n in names)})"
+        if name == "__eq__":
+            theirs = f"({''.join(f'other.{n},' for n in names)})"
+            lines = [
+                "def __eq__(self, other):",
+                "    if other.__class__ is self.__class__:",
+                f"        return {mine} == {theirs}",
+                "    return NotImplemented",
+            ]
+        else:
+            lines = ["def __hash__(self):", f"    return hash({mine})"]
+        namespace: dict[str, Any] = {"__name__": cls.__module__}
+        exec("\n".join(lines), namespace)  # noqa: S102
+        method = _named(cls, namespace[name])
+        if cls.__dict__.get(name) is first:
+            setattr(cls, name, method)
+        return method(self, *other)
+
+    first.__name__ = name
+    return first
 
 
 def _text_signature(params: list[Field[Any]]) -> str:

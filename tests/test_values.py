@@ -342,18 +342,21 @@ def test_what_it_does_not_support_is_refused_rather_than_half_made() -> None:
         valueclass(type("Bad", (), {"__annotations__": {"_": "KW_ONLY", "a": "int"}}))
 
 
-def test_a_class_is_made_with_one_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The point of the decorator: ``dataclass`` compiles six times a class."""
+def test_a_class_is_made_with_one_compile_and_compares_with_one_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of the decorator: ``dataclass`` compiles six times a class, at import."""
     compiled: list[str] = []
 
     def counted(source: str, namespace: dict[str, Any]) -> None:
-        compiled.append(source)
+        compiled.append(source.partition("(")[0])
         exec(source, namespace)  # noqa: S102
 
     monkeypatch.setattr(games.values, "exec", counted, raising=False)
-    valueclass(type("Many", (), {"__annotations__": {"a": "int", "b": "str", "c": "int"}, "c": 0}))
+    many = valueclass(type("Many", (), {"__annotations__": {"a": "int", "b": "str", "c": "int"}, "c": 0}))
     valueclass(type("Empty", (), {}))
-    assert len(compiled) == 2
+    assert compiled == ["def __init__", "def __init__"]
+    assert many(1, "b") == many(1, "b") != many(2, "b")
+    assert hash(many(1, "b")) == hash(many(1, "b")) == hash((1, "b", 0))
+    assert compiled == ["def __init__", "def __init__", "def __eq__", "def __hash__"]
 
 
 def test_mypy_types_a_valueclass_as_a_frozen_dataclass(tmp_path: Path) -> None:
