@@ -5,10 +5,10 @@
 signature when the class has no docstring: some 3.3 M instructions a class, of which reading its fields is
 0.25 M, and start-up makes about eighty-five of them. ``@valueclass`` makes the same dataclass
 (``dataclasses.fields``, ``replace``, ``asdict``, ``is_dataclass``, ``__match_args__``, pickling, ``copy``,
-and subclassing by or of real frozen dataclasses unchanged) with one compile, of ``__init__``, which sets the
-instance's fields at once (a post of fifteen fields: 2.8 -> 1.2 µs). ``__eq__`` and ``__hash__`` are
-compiled when first called; ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are shared functions
-closed over the class and the names of its fields.
+and subclassing by or of real frozen dataclasses unchanged) with one compile, of ``__init__``, which sets
+four values or more as the instance's ``__dict__`` in one step (a post of fifteen: 2.8 -> 1.2 µs).
+``__eq__`` and ``__hash__`` are compiled when first called; ``__repr__`` and the frozen
+``__setattr__``/``__delattr__`` are shared functions closed over the class and the names of its fields.
 
 Fields are read as ``dataclass`` reads them (its own ``_get_field``: defaults, ``field(...)``, ``ClassVar``,
 mutable defaults refused). ``InitVar`` and keyword-only fields are refused rather than half supported.
@@ -28,12 +28,31 @@ from typing import Any, TypeVar, dataclass_transform
 T = TypeVar("T")
 
 _internals = vars(dataclasses)
+"""What a real dataclass is made of and ``dataclasses`` keeps to itself (the same from 3.11 to 3.13)."""
 _FIELD = _internals["_FIELD"]
 _FIELD_CLASSVAR = _internals["_FIELD_CLASSVAR"]
 _HAS_DEFAULT_FACTORY = _internals["_HAS_DEFAULT_FACTORY"]
 _get_field: Callable[[type, str, Any, bool], Field[Any]] = _internals["_get_field"]
-_PARAMS = _internals["_DataclassParams"](init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=True)
-"""What ``@dataclass(frozen=True)`` records of itself: read by ``dataclass`` when it makes a subclass."""
+_PARAMS = _internals["_DataclassParams"](
+    **{
+        name: value
+        for name, value in {
+            "init": True,
+            "repr": True,
+            "eq": True,
+            "order": False,
+            "unsafe_hash": False,
+            "frozen": True,
+            "match_args": True,
+            "kw_only": False,
+            "slots": False,
+            "weakref_slot": False,
+        }.items()
+        if name in _internals["_DataclassParams"].__init__.__code__.co_varnames
+    }
+)
+"""What ``@dataclass(frozen=True)`` records of itself (its parameters: six in 3.11, ten from 3.12), read by
+``dataclass`` when it makes a subclass."""
 
 _AT_ONCE = 4
 """From this many values an instance's ``__dict__`` is set in one step (the values then live in that dict);
