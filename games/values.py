@@ -6,7 +6,7 @@ signature when the class has no docstring: some 3.3 M instructions a class, of w
 0.25 M, and start-up makes about eighty-five of them. ``@valueclass`` makes the same dataclass
 (``dataclasses.fields``, ``replace``, ``asdict``, ``is_dataclass``, ``__match_args__``, pickling, ``copy``,
 and subclassing by or of real frozen dataclasses unchanged) with one compile, of ``__init__``, which sets
-four values or more as the instance's ``__dict__`` in one step (a post of fifteen: 2.8 -> 1.2 µs).
+two values or more as the instance's ``__dict__`` in one step (a post of fifteen: 2.8 -> 1.2 µs).
 ``__eq__`` and ``__hash__`` are compiled when first called; ``__repr__`` and the frozen
 ``__setattr__``/``__delattr__`` are shared functions closed over the class and the names of its fields.
 
@@ -54,11 +54,12 @@ _PARAMS = _internals["_DataclassParams"](
 """What ``@dataclass(frozen=True)`` records of itself (its parameters: six in 3.11, ten from 3.12), read by
 ``dataclass`` when it makes a subclass."""
 
-_AT_ONCE = 4
+_AT_ONCE = 2
 """From this many values an instance's ``__dict__`` is set in one step (the values then live in that dict);
-below, one ``object.__setattr__`` each, which keeps them in the instance, where they read faster (11.3 ns
-for two reads against 14.2). Making an instance, by values: 3: 258 ns one each, 251 at once (dataclass
-313); 4: 318 / 266 (399); 6: 430 / 326 (555)."""
+a lone value is set with ``object.__setattr__``, which keeps it in the instance. Instructions to make an
+instance, by values (``dataclass`` / one each / at once): 1: 3,534 / 3,246 / 3,830; 2: 4,893 / 4,429 /
+4,094; 4: 7,719 / 6,756 / 4,792; 6: 10,604 / 9,288 / 5,580. A value in the dict costs some 18 more to read
+(102 against 84)."""
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
