@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,6 @@ from bot.refusals import Refusals, RefusalStore
 from bot.texts import help_text, phase_text
 from bot.web.desk import WebDesk, is_web_command
 from data.library_store import LibraryConflictError
-from games.at_once import set_at_once
 from games.ictc.words import BATTLE_GAME, CHALLENGE_WORDS, LIBRARY_WORDS, is_challenge_command, is_library_command
 from games.nomic import commands, digest, engine, modlog, notices, todo, views
 from games.nomic.actions import (
@@ -57,6 +56,7 @@ from games.nomic.service import NotStartedError, Outcome, RoundService
 from games.nomic.state import JudgeRequest, Proposal, RulesetVersion
 from games.tables.on_demand import TablesOnDemand
 from games.tables.words import MAX_COMMAND_LENGTH, TABLE_WORDS, answers_outside, word_answers_outside
+from games.values import valueclass
 from scheduler.calendar import phase_window
 from scheduler.due import next_tick
 from scheduler.live import catch_up
@@ -73,8 +73,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@set_at_once
-@dataclass(frozen=True)
+@valueclass
 class Post:
     """One thing the bot says: a reply to the command, or an announcement in a channel."""
 

@@ -9,7 +9,6 @@ reminders' options or what there is to remind of changes.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -19,6 +18,7 @@ from games.nomic.kept import KEPT, also_forget, kept
 from games.nomic.phases import BoundaryKind, Phase, ReminderKind
 from games.nomic.ruleset import Calendar, Reminders, Ruleset
 from games.nomic.state import RoundState
+from games.values import valueclass
 from scheduler.calendar import (
     boundaries_between,
     next_boundary,
@@ -34,7 +34,7 @@ def opening(ruleset: Ruleset, at: datetime) -> tuple[Phase, bool]:
     return phase_at(ruleset.calendar, at), presenting_open(ruleset.calendar, at)
 
 
-@dataclass(frozen=True)
+@valueclass
 class _Calendar:
     """What the calendar sets after a clock: the phase it has then, its next work (the next boundary, or
     a reminder before it), and the tick that ends an auction a calendar change has cut short."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from games.nomic.document import (
     MAX_TEXT,
@@ -45,6 +45,7 @@ from games.nomic.document import (
 from games.nomic.errors import BadInputError, RuleError
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import ChangeKind, TextChange
+from games.values import valueclass
 
 MAX_CHANGES = 20
 """Amendment lines one proposal may hold."""
@@ -190,7 +191,7 @@ def _with_block(change: TextChange, number: int, body: list[str], closed: bool) 
 # --- applying them ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@valueclass
 class ValueChange:
     """An enforced value a change sets: the option, its value before and after (as the text reads them)."""
 
@@ -205,7 +206,7 @@ class ValueChange:
         return option_label(self.path)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Dropped:
     """An option a rule's new text (or its repeal) no longer binds: the bot keeps its value."""
 
@@ -218,7 +219,7 @@ class Dropped:
     """Other rules that still bind it."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class ChangeNote:
     """What one applied amendment line did, for the answers and the moderators' to-do list."""
 
@@ -236,7 +237,7 @@ class ChangeNote:
     """The rule has a rule block after the change: its mechanics are the block's, not left to people."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class Lapse:
     """An amendment line that no longer applied when its proposal passed, and why."""
 
@@ -245,7 +246,7 @@ class Lapse:
     why: str
 
 
-@dataclass(frozen=True)
+@valueclass
 class Applied:
     document: RuleDocument
     ruleset: Ruleset

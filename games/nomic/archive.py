@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from pydantic import BaseModel
 
 from games.nomic.state import JudgeRequest, Proposal, RequestStatus, RoundState, RulesetVersion
+from games.values import valueclass
 
 
 class ArchiveKind(StrEnum):
@@ -96,7 +97,7 @@ def retire(state: RoundState, at: datetime) -> tuple[RoundState, tuple[Archived,
 M = TypeVar("M", bound=BaseModel)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Archive(Generic[M]):
     """What a view needs of the records that left the state: the newest ones and how many there are."""
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
 from pydantic import BaseModel
 
-from games.at_once import set_at_once
 from games.nomic.archive import Archived
 from games.nomic.cards import Card, missing_cards, remove_cards, sort_cards
 from games.nomic.context import ChannelRole, Context
@@ -24,10 +22,10 @@ from games.nomic.events import BidsInvalidated, Event
 from games.nomic.items import Items, kind_plural
 from games.nomic.ruleset import Ruleset
 from games.nomic.state import Bid, Lot, Player, RoundState, RulesetVersion
+from games.values import valueclass
 
 
-@set_at_once
-@dataclass(frozen=True)
+@valueclass
 class Transition:
     state: RoundState
     events: tuple[Event, ...] = ()

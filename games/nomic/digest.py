@@ -12,7 +12,7 @@ limits for one embed, however busy the week.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timedelta
 
 from games.nomic.context import ChannelRole
@@ -27,6 +27,7 @@ from games.nomic.state import (
     RulesetVersion,
     SaleRecord,
 )
+from games.values import valueclass
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -49,7 +50,7 @@ def _excerpt(text: str, limit: int = EXCERPT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalNote:
     number: int
     author: str
@@ -59,7 +60,7 @@ class ProposalNote:
     text: str
 
 
-@dataclass(frozen=True)
+@valueclass
 class VersionNote:
     version: int
     by: str
@@ -69,7 +70,7 @@ class VersionNote:
     """What it did to the rules' text: ``rule 4.2 amended``, ``rule 4.5 “Pay” enacted``, ``rule 5.3 repealed``."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class RulingNote:
     number: int
     asker: str
@@ -79,7 +80,7 @@ class RulingNote:
     replaced: bool = False
 
 
-@dataclass(frozen=True)
+@valueclass
 class FinishedGame:
     """A thread game's table that ended during the week, as the adapter found it."""
 
@@ -91,7 +92,7 @@ class FinishedGame:
     summary: str = ""
 
 
-@dataclass(frozen=True)
+@valueclass
 class WeekRecords:
     since: datetime
     until: datetime
@@ -214,7 +215,7 @@ def _shown(value: object) -> str:
 # --- the review ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@valueclass
 class Digest:
     """One embed's worth: what Discord shows as an embed and the simulator as text."""
 
@@ -362,7 +363,7 @@ def build(records: WeekRecords) -> Digest:
     return Digest(title, description[:DESCRIPTION_LIMIT], fields, footer)
 
 
-@dataclass(frozen=True)
+@valueclass
 class WeekReviewed(Event):
     """The week's end: its review. The adapter adds the thread games finished in the week."""
 

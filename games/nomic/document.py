@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from games.nomic.errors import BadInputError
 from games.nomic.ruleset import RULESETS_DIR, Ruleset, Weekday
+from games.values import valueclass
 
 MAX_DOCUMENT_LENGTH = 100_000
 """The most characters an imported document may have (the default one has about 9,000)."""
@@ -341,7 +342,7 @@ def _template_regex(template: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
 # --- binding: a new text against the old template --------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@valueclass
 class Binding:
     """What a new text of a rule means for the options: the template to store and the values it gives."""
 
@@ -426,7 +427,7 @@ def _plain(raw: str) -> str:
     return raw.strip("[]") if raw.startswith("[") else raw
 
 
-@dataclass(frozen=True)
+@valueclass
 class _Alignment:
     """An old text (rendered from its template) and a new one, aligned word by word."""
 
@@ -772,7 +773,7 @@ def _limited(text: str, limit: int, line: int, what: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@valueclass
 class Fenced:
     """A fenced block of a text: its fence (```), the word after it (``rule``), its lines, whether it closed."""
 

@@ -7,15 +7,15 @@ scheduled work is announced in the channel it names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 
-from games.at_once import set_at_once
 from games.nomic.amendments import ChangeNote, note_for_people
 from games.nomic.cards import Card
 from games.nomic.context import ChannelRole
 from games.nomic.items import Items, kind_plural
 from games.nomic.state import ChangeKind, PlacementRecord
+from games.values import valueclass
 
 
 def _plural(n: int, word: str) -> str:
@@ -26,7 +26,7 @@ def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.code for c in cards) if cards else "no cards"
 
 
-@dataclass(frozen=True)
+@valueclass
 class Event:
     channel: ChannelRole = field(default=ChannelRole.GAME_ACTIONS, init=False)
 
@@ -59,7 +59,7 @@ class Event:
         return None
 
 
-@dataclass(frozen=True)
+@valueclass
 class RoundStarted(Event):
     at: datetime
     ruleset: str
@@ -68,7 +68,7 @@ class RoundStarted(Event):
         return f"The round has started with the `{self.ruleset}` ruleset. Use `!join` in #game-actions to play."
 
 
-@dataclass(frozen=True)
+@valueclass
 class Joined(Event):
     name: str
     points: int
@@ -77,7 +77,7 @@ class Joined(Event):
         return f"Welcome, {self.name}: you are now a player with {_plural(self.points, 'point')}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class Left(Event):
     name: str
     left_server: bool
@@ -87,8 +87,7 @@ class Left(Event):
         return f"{self.name} {why} no longer a player; their items are gone and their bids and offers lapse."
 
 
-@set_at_once
-@dataclass(frozen=True)
+@valueclass
 class BidPlaced(Event):
     name: str
     lot: int
@@ -102,7 +101,7 @@ class BidPlaced(Event):
         return f"{self.name} bids {_plural(self.amount, 'point')} on lot {self.lot}; it is now the highest bid."
 
 
-@dataclass(frozen=True)
+@valueclass
 class BidsInvalidated(Event):
     name: str
     bids: tuple[tuple[int, int], ...]
@@ -125,7 +124,7 @@ class BidsInvalidated(Event):
         return None
 
 
-@dataclass(frozen=True)
+@valueclass
 class LotGenerated(Event):
     name: str
     lot: int
@@ -142,7 +141,7 @@ class LotGenerated(Event):
         return f"{self.name} generates lot {self.lot}. Rolls: {rolled}. Lot {self.lot} is {cards_text(self.cards)}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class PassedOver:
     """A bid that would have won its lot had it not lapsed, and the reason it lapsed."""
 
@@ -164,7 +163,7 @@ def _lapses(lapsed: tuple[PassedOver, ...], higher: bool) -> str:
     return shown
 
 
-@dataclass(frozen=True)
+@valueclass
 class LotSold(Event):
     lot: int
     cards: tuple[Card, ...]
@@ -181,7 +180,7 @@ class LotSold(Event):
         return sold + _lapses(self.lapsed, higher=True)
 
 
-@dataclass(frozen=True)
+@valueclass
 class LotUnsold(Event):
     lot: int
     cards: tuple[Card, ...]
@@ -196,7 +195,7 @@ class LotUnsold(Event):
         return unsold + _lapses(self.lapsed, higher=False)
 
 
-@dataclass(frozen=True)
+@valueclass
 class PhaseBegins(Event):
     phase: str
     ends_at: datetime
@@ -208,7 +207,7 @@ class PhaseBegins(Event):
         return f"The {self.phase} phase has begun; it ends {stamp}.{extra}"
 
 
-@dataclass(frozen=True)
+@valueclass
 class PointsGranted(Event):
     amount: int
     players: int
@@ -219,7 +218,7 @@ class PointsGranted(Event):
         return f"Each of the {_plural(self.players, 'player')} gains {_plural(self.amount, 'point')}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class HandPresented(Event):
     name: str
     cards: tuple[Card, ...]
@@ -289,7 +288,7 @@ def announced(records: tuple[PlacementRecord, ...]) -> int:
     return len(records) if len(records) <= shown + 1 else shown  # one line counting a single place says no less
 
 
-@dataclass(frozen=True)
+@valueclass
 class PlacementsMade(Event):
     """Every place, as the state keeps them (``RoundState.last_placements``); the text lists the top."""
 
@@ -311,7 +310,7 @@ class PlacementsMade(Event):
         return "\n".join(out)
 
 
-@dataclass(frozen=True)
+@valueclass
 class TradeOffered(Event):
     number: int
     offerer: str
@@ -329,7 +328,7 @@ class TradeOffered(Event):
         )
 
 
-@dataclass(frozen=True)
+@valueclass
 class TradeSettled(Event):
     number: int
     offerer: str
@@ -344,7 +343,7 @@ class TradeSettled(Event):
         )
 
 
-@dataclass(frozen=True)
+@valueclass
 class TradeClosed(Event):
     number: int
     how: str
@@ -354,7 +353,7 @@ class TradeClosed(Event):
         return f"Trade {self.number} was {self.how} by {self.by}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class TradesVoided(Event):
     numbers: tuple[int, ...]
     reason: str
@@ -364,7 +363,7 @@ class TradesVoided(Event):
         return f"{'Trade' if len(self.numbers) == 1 else 'Trades'} {listed} can no longer happen: {self.reason}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class ExpiredOffer:
     number: int
     offerer: str
@@ -377,7 +376,7 @@ SHOWN_EXPIRED = 50
 """Expired offers an announcement lists one by one; the rest are counted."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class TradesExpired(Event):
     """Offers that lapsed at the end of the week they were made; trades are public, so items are named."""
 
@@ -396,7 +395,7 @@ class TradesExpired(Event):
         return "\n".join(out)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ItemsAdjusted(Event):
     name: str
     items: Items
@@ -414,7 +413,7 @@ class ItemsAdjusted(Event):
         return f"{self.by} took {self.items.describe(hide_cards=True)} from {whom}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class OptionChanged(Event):
     option: str
     old: str
@@ -509,7 +508,7 @@ def _within(lines: list[str], limit: int) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalRecorded(Event):
     number: int
     name: str
@@ -550,7 +549,7 @@ class ProposalRecorded(Event):
         return f"Proposal {self.number} by {self.name} is {self.kind}. {when_}: react 👍 or 👎.{amend}"
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalVotingOpens(Event):
     """Standard proposals whose vote opens with the phase that starts now."""
 
@@ -569,7 +568,7 @@ class ProposalVotingOpens(Event):
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalAmended(Event):
     number: int
     message: str
@@ -585,7 +584,7 @@ class ProposalAmended(Event):
         return self.message
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalRetracted(Event):
     number: int
     message: str
@@ -602,7 +601,7 @@ class ProposalRetracted(Event):
         return self.message
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalDecided(Event):
     number: int
     message: str
@@ -623,7 +622,7 @@ class ProposalDecided(Event):
         return self.message
 
 
-@dataclass(frozen=True)
+@valueclass
 class RulesetAmended(Event):
     number: int
     message: str
@@ -656,7 +655,7 @@ class RulesetAmended(Event):
         return self.message
 
 
-@dataclass(frozen=True)
+@valueclass
 class ProposalLeftToPeople(Event):
     """A passed proposal without amendment lines: the bot changes nothing by itself."""
 
@@ -675,7 +674,7 @@ class ProposalLeftToPeople(Event):
         return self.message
 
 
-@dataclass(frozen=True)
+@valueclass
 class TodoAdded(Event):
     """A new item of the moderators' to-do list, posted where the moderators' log is."""
 
@@ -692,7 +691,7 @@ class TodoAdded(Event):
         return "\n".join([head, *(f"- {line}" for line in self.lines)])
 
 
-@dataclass(frozen=True)
+@valueclass
 class TodoDone(Event):
     number: int
     by: str
@@ -702,7 +701,7 @@ class TodoDone(Event):
         return f"{self.by} marked to-do {self.number} done" + (f": {self.note}" if self.note else "") + "."
 
 
-@dataclass(frozen=True)
+@valueclass
 class RulesetImported(Event):
     """A moderator's own ruleset document, in force as a new version."""
 
@@ -748,7 +747,7 @@ def _import_line(note: ChangeNote) -> str:
     return f"{head}{block}: {_cut(note.diff, 300) or 'its title or rule block changed'}"
 
 
-@dataclass(frozen=True)
+@valueclass
 class CandidacyRecorded(Event):
     name: str
     channel: ChannelRole = field(default=ChannelRole.JUDGE_ELECTIONS, init=False)
@@ -757,7 +756,7 @@ class CandidacyRecorded(Event):
         return f"{self.name} stands for judge. Players back a candidate with 👍 until the week ends."
 
 
-@dataclass(frozen=True)
+@valueclass
 class JudgeElected(Event):
     name: str | None
     votes: int
@@ -771,7 +770,7 @@ class JudgeElected(Event):
         return f"{self.name} is the judge for this week with {_plural(self.votes, '👍 vote')}{tie}."
 
 
-@dataclass(frozen=True)
+@valueclass
 class RequestMade(Event):
     number: int
     name: str
@@ -782,7 +781,7 @@ class RequestMade(Event):
         return f"Request {self.number} from {self.name} is recorded. {who} answers with `!rule {self.number} ...`."
 
 
-@dataclass(frozen=True)
+@valueclass
 class RulingGiven(Event):
     number: int
     judge: str
@@ -806,7 +805,7 @@ class RulingGiven(Event):
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ConfidenceStarted(Event):
     number: int
     name: str
@@ -820,7 +819,7 @@ class ConfidenceStarted(Event):
         )
 
 
-@dataclass(frozen=True)
+@valueclass
 class ConfidenceCast(Event):
     number: int
     name: str
@@ -831,7 +830,7 @@ class ConfidenceCast(Event):
         return f"{self.name} votes to {side} the ruling on request {self.number} (the last vote counts)."
 
 
-@dataclass(frozen=True)
+@valueclass
 class ConfidenceDecided(Event):
     number: int
     overturned: bool
@@ -846,7 +845,7 @@ class ConfidenceDecided(Event):
         )
 
 
-@dataclass(frozen=True)
+@valueclass
 class JudgeChanged(Event):
     name: str | None
     why: str
@@ -864,7 +863,7 @@ class JudgeChanged(Event):
         return ChannelRole.JUDGE_ELECTIONS
 
 
-@dataclass(frozen=True)
+@valueclass
 class RemovalAssent(Event):
     name: str
     judge: str
@@ -875,7 +874,7 @@ class RemovalAssent(Event):
         return f"{self.name} assents to removing judge {self.judge} ({self.count} of {self.needed})."
 
 
-@dataclass(frozen=True)
+@valueclass
 class Notice(Event):
     """Plain information, such as the answer to a query."""
 
@@ -894,7 +893,7 @@ def _rule_label(rule: str) -> str:
     return f"Rule {rule}" if rule else "A rule"
 
 
-@dataclass(frozen=True)
+@valueclass
 class RuleApplied(Event):
     """What a rule block did on one occasion: the players grouped by what they gained or lost."""
 
@@ -927,7 +926,7 @@ class RuleApplied(Event):
         return ChannelRole.GAME_ACTIONS
 
 
-@dataclass(frozen=True)
+@valueclass
 class RuleAnnouncement(Event):
     """An announcement a rule block makes; its words are a member's, shown as a quote."""
 
@@ -958,7 +957,7 @@ def escape_member_text(text: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ItemUsed(Event):
     name: str
     kind: str

@@ -6,11 +6,12 @@ in its own form.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 
 from games.nomic.document import Rule, RuleDocument, render, rule_key, show, slots
 from games.nomic.state import RulesetVersion
+from games.values import valueclass
 
 
 class Fate(StrEnum):
@@ -21,7 +22,7 @@ class Fate(StrEnum):
     CHANGED = "changed"
 
 
-@dataclass(frozen=True)
+@valueclass
 class RuleChange:
     """One rule that differs between two versions."""
 
@@ -79,7 +80,7 @@ def changes_between(
     return out
 
 
-@dataclass(frozen=True)
+@valueclass
 class RuleVersion:
     """A version that changed what one rule says."""
 

@@ -15,7 +15,7 @@ of confidence, requests) are found here. Whether there is anything to say is dec
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 
 from games.nomic.actions import CalendarReminder, Tick
@@ -26,6 +26,7 @@ from games.nomic.phases import Phase, ReminderKind
 from games.nomic.proposals import standard_voting
 from games.nomic.ruleset import Reminders
 from games.nomic.state import JudgeRequest, ProposalClass, ProposalStatus, RequestStatus, RoundState
+from games.values import valueclass
 
 SHOWN = 10
 """Proposals or requests a reminder lists; the rest are counted."""
@@ -45,7 +46,7 @@ def _more(count: int, what: str) -> list[str]:
     return [f"- … and {rest} more {what}{'' if rest == 1 else 's'}"] if rest > 0 else []
 
 
-@dataclass(frozen=True)
+@valueclass
 class Reminder(Event):
     deadline: datetime
     hours: int
@@ -54,7 +55,7 @@ class Reminder(Event):
         return self.deadline
 
 
-@dataclass(frozen=True)
+@valueclass
 class AuctionEnding(Reminder):
     lots: int
     sealed: bool = False
@@ -70,7 +71,7 @@ class AuctionEnding(Reminder):
         return f"⏰ The auction ends {_soon(self.hours)}, {when(self.deadline, relative=True)}: {count} up. {how}"
 
 
-@dataclass(frozen=True)
+@valueclass
 class PresentReminder(Reminder):
     """To one player who holds a hand's worth of cards and has not presented this week; no card named."""
 
@@ -87,7 +88,7 @@ class PresentReminder(Reminder):
         return self.player
 
 
-@dataclass(frozen=True)
+@valueclass
 class VotesEnding(Reminder):
     proposals: tuple[tuple[int, str, str], ...] = ()
     """(number, author's name, text) of each standard proposal in its vote, in number order."""
@@ -106,7 +107,7 @@ class VotesEnding(Reminder):
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ConfidenceEnding(Reminder):
     number: int = 0
 
@@ -119,7 +120,7 @@ class ConfidenceEnding(Reminder):
         )
 
 
-@dataclass(frozen=True)
+@valueclass
 class JudgeReminder(Event):
     """To the judge: requests that have waited for a ruling. They have no deadline, so late is still useful."""
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from games.nomic.actions import PlaceBid
 from games.nomic.auction import check_bid, with_placed
@@ -36,6 +36,7 @@ from games.nomic.common import Transition, highest_bid, with_bid
 from games.nomic.context import ChannelRole, Context
 from games.nomic.events import Event
 from games.nomic.state import Bid, Lot, RoundState, Seal
+from games.values import valueclass
 
 SALT_BITS = 128
 
@@ -71,7 +72,7 @@ def own_bids(state: RoundState, player: str) -> list[tuple[int, int]]:
     return [(n, bid.amount) for n in sorted(state.lots) for bid in state.lots[n].bids if bid.player == player]
 
 
-@dataclass(frozen=True)
+@valueclass
 class SealedBidMade(Event):
     """The bidder's answer: what they bid and what its hash is made of, for them alone."""
 
@@ -94,7 +95,7 @@ class SealedBidMade(Event):
         return True
 
 
-@dataclass(frozen=True)
+@valueclass
 class SealedBidPosted(Event):
     """What everyone sees of a sealed bid: who bid on which lot, and the hash that commits to the amount."""
 
@@ -114,7 +115,7 @@ class SealedBidPosted(Event):
         return ChannelRole.AUCTIONS
 
 
-@dataclass(frozen=True)
+@valueclass
 class OpenedBid:
     lot: int
     name: str
@@ -125,7 +126,7 @@ class OpenedBid:
     """Why it is out of the running (replaced, lapsed), or empty."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class BidsOpened(Event):
     """Every sealed bid of the auction, opened at its end before the lots are settled."""
 

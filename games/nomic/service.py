@@ -23,14 +23,12 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from data.group_commit import Superseded
-from games.at_once import set_at_once
 from games.nomic import archive, engine, modlog, preview, proposals
 from games.nomic.actions import Action, Propose, StartRound, Tick
 from games.nomic.amendments import parse_changes
@@ -41,6 +39,7 @@ from games.nomic.errors import ConflictError, RuleError
 from games.nomic.events import Event
 from games.nomic.modlog import ModLogEntry
 from games.nomic.state import RoundState, TextChange
+from games.values import valueclass
 
 log = logging.getLogger(__name__)
 
@@ -163,8 +162,7 @@ class _Entry(BaseModel):
     action: Action
 
 
-@set_at_once
-@dataclass(frozen=True)
+@valueclass
 class Outcome:
     """The result of one action: what happened, or why nothing did."""
 

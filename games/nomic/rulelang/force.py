@@ -7,11 +7,12 @@ rules a trigger wakes in one look-up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.nomic.items import same_kind_word
+from games.values import valueclass
 
 if TYPE_CHECKING:
     # the language itself (its programs and checker) loads with the first block in force: a round whose
@@ -53,7 +54,7 @@ def compiled(source: str) -> Program | None:
         return None
 
 
-@dataclass(frozen=True)
+@valueclass
 class Kinds:
     """The item kinds the rules in force make, by name; the first rule to make a name has it."""
 
@@ -80,7 +81,7 @@ class Kinds:
         return tuple(sorted(name for name, kind in self.by_name.items() if kind.use is Use.PROPOSAL_MAKER))
 
 
-@dataclass(frozen=True)
+@valueclass
 class InForce:
     rules: tuple[tuple[str, Program], ...] = ()
     kinds: Kinds = field(default_factory=Kinds)
