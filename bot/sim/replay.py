@@ -16,7 +16,6 @@ import json
 import sys
 import tempfile
 from collections import deque
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -36,6 +35,7 @@ from data.table_store import TableStore
 from games.ictc.service import LibraryService
 from games.nomic.service import RoundService
 from games.tables.on_demand import TablesOnDemand
+from games.values import valueclass
 
 if TYPE_CHECKING:
     from games.tables.service import TableService
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-@dataclass(frozen=True)
+@valueclass
 class ReplayResult:
     lines: int
     skipped: int

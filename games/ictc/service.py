@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -27,6 +26,7 @@ from pydantic import BaseModel, create_model
 from data.group_commit import Stale
 from games.nomic.context import SYSTEM, ChannelRole, Context
 from games.nomic.errors import ConflictError, RuleError
+from games.values import valueclass
 
 if TYPE_CHECKING:
     from games.ictc.actions import CopyMove, LibraryAction
@@ -89,7 +89,7 @@ class LibraryStoreLike(Protocol):
 # --- values the adapters get ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@valueclass
 class LibraryOutcome:
     notes: tuple[Note, ...] = ()
     error: RuleError | None = None

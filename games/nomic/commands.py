@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from games.nomic.actions import (
     MOD_LOG_MOST,
@@ -58,6 +57,7 @@ from games.nomic.context import ChannelRole
 from games.nomic.document import rule_number
 from games.nomic.errors import BadInputError, UnknownError
 from games.nomic.items import Items, KindNames, parse_amount
+from games.values import valueclass
 
 PREFIX = "!"
 MAX_COMMAND_LENGTH = 2000
@@ -73,7 +73,7 @@ else is shown by it (``games.nomic.members.match_member``): otherwise the refusa
 could mean."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class CommandWord:
     name: str
     usage: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from games.values import valueclass
 
 
 class RuleError(ValueError):
@@ -62,7 +62,7 @@ class AmbiguousMemberError(MemberNameError):
     """Several members go by the typed name, or only a nickname or display name matches it."""
 
 
-@dataclass(frozen=True)
+@valueclass
 class MemberCandidate:
     """A member a typed name could mean, as the refusal lists them."""
 

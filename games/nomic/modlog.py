@@ -9,12 +9,12 @@ answers, so a correction's cards are counted, never named: the log may be read i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from games.nomic.actions import MODERATION, Action
 from games.nomic.context import Context
 from games.nomic.events import Event, when
+from games.values import valueclass
 
 KIND_WORDS = {
     "admin_give": "!admin give",
@@ -29,7 +29,7 @@ KIND_WORDS = {
 MAX_WHAT = 500
 
 
-@dataclass(frozen=True)
+@valueclass
 class ModLogEntry:
     at: datetime
     moderator: str

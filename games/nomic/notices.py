@@ -13,7 +13,6 @@ A notice names lots, amounts and the public bids; never a card a player holds.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.nomic.actions import SetNotice
@@ -21,6 +20,7 @@ from games.nomic.common import Transition, highest_bid, rebuilt
 from games.nomic.context import Context
 from games.nomic.events import BidPlaced, BidsInvalidated, Event, Notice
 from games.nomic.state import MemberNotices, OutbidItem, RoundState
+from games.values import valueclass
 
 NOTICE_INTERVAL = timedelta(minutes=1)
 """The least time between two outbid notices to one player."""
@@ -79,7 +79,7 @@ def settings_text(state: RoundState, member: str) -> str:
 # --- outbid notices ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@valueclass
 class OutbidNotice(Event):
     """Lots on which one player lost the lead, told to them alone."""
 

@@ -15,12 +15,12 @@ the week twice); a longer log gets a note instead of a preview.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.nomic.amendments import Lapse, apply_changes
 from games.nomic.items import kind_plural
 from games.nomic.state import Player, RoundState, TextChange
+from games.values import valueclass
 
 WINDOW = timedelta(days=7)
 """How far back a preview looks."""
@@ -37,7 +37,7 @@ def carries_rules(changes: Sequence[TextChange]) -> bool:
     return any(change.block for change in changes)
 
 
-@dataclass(frozen=True)
+@valueclass
 class Replayed:
     """The week replayed: as it happened, and with the proposal's rules in force."""
 
