@@ -164,40 +164,16 @@ def fresh(posts: list[Post], now: datetime) -> list[Post]:
 
 
 def command_posts(outcome: Outcome, ctx: Context, extra: str = "", *, secret: bool = False) -> list[Post]:
-    """An accepted command's answer (its events but those for one member and those posted on their own,
-    then ``extra``); what its events announce in other channels besides the answer (an emptied office of
-    judge in #judge-elections) and what they post on their own wherever the command was typed (a sealed
-    bid's hash line in #auctions), one message per channel; then what they tell single members (an outbid
-    notice for the player it outbid). One pass over the events: each one's text is made once.
-
-    ``secret``: the answer is the acting member's alone (a bid while bids are sealed)."""
-    lines: list[str] = []
-    grouped: dict[ChannelRole, list[str]] = {}
-    notices: list[Post] = []
-    private = secret
+    """An accepted command's answer (then ``extra``), what its events post in other channels or on their own,
+    and what they tell single members (``Outcome.told``). ``secret``: the answer is the acting member's alone
+    (a bid while bids are sealed)."""
+    answer, private, elsewhere, to_members = outcome.told(ctx.channel)
     at = ctx.at
-    for event in outcome.events:
-        text = event.text()
-        member = event.recipient()
-        where = event.aside()
-        if where is None:
-            if member is None:
-                lines.append(text)
-            where = event.announce()
-            if where is ctx.channel:
-                where = None  # the answer, there, says it
-        if where is not None:
-            grouped.setdefault(where, []).append(text)
-        if member is not None:
-            notices.append(Post(text, at=at, to=(member,), kind=NOTICE))
-        if not private:
-            private = event.private_answer()
-    text = "\n".join(lines)
-    posts = [Post(f"{text}\n{extra}" if extra else text, private=private)]
-    if grouped:
-        posts.extend(Post("\n".join(texts), channel=channel, at=at) for channel, texts in grouped.items())
-    if notices:
-        posts.extend(notices)
+    posts = [Post(f"{answer}\n{extra}" if extra else answer, private=secret or private)]
+    if elsewhere:
+        posts.extend(Post(text, channel=channel, at=at) for channel, text in elsewhere)
+    if to_members:
+        posts.extend(Post(text, at=at, to=(member,), kind=NOTICE) for member, text in to_members)
     return posts
 
 

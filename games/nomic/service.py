@@ -179,12 +179,49 @@ class Outcome:
         posted on their own (``Event.aside``)."""
         if self.error is not None:
             return f"Sorry, that did not work: {self.error}."
-        return "\n".join(e.text() for e in self.events if e.recipient() is None and e.aside() is None)
+        return self.told()[0]
 
     @property
     def private(self) -> bool:
         """The answer is for the acting member alone (a sealed bid's amount is in it)."""
-        return any(e.private_answer() for e in self.events)
+        return self.told()[1]
+
+    def told(self, here: ChannelRole | None = None) -> Told:
+        """What the events say, and to whom, for a command typed in ``here`` (see ``Told``): one pass over the
+        events, each one's text made once (an adapter makes its answer and its other posts of it)."""
+        lines: list[str] = []
+        grouped: dict[ChannelRole, list[str]] = {}
+        members: list[tuple[str, str]] = []
+        private = False
+        for event in self.events:
+            text = event.text()
+            member = event.recipient()
+            where = event.aside()
+            if where is None:
+                if member is None:
+                    lines.append(text)
+                where = event.announce()
+                if where is here:
+                    where = None  # the answer, there, says it
+            if where is not None:
+                grouped.setdefault(where, []).append(text)
+            if member is not None:
+                members.append((member, text))
+            if not private:
+                private = event.private_answer()
+        if not grouped and not members:  # (most answers: nothing more to make)
+            return "\n".join(lines), private, (), ()
+        elsewhere = tuple([(channel, "\n".join(texts)) for channel, texts in grouped.items()])
+        return "\n".join(lines), private, elsewhere, tuple(members)
+
+
+Told = tuple[str, bool, tuple[tuple[ChannelRole, str], ...], tuple[tuple[str, str], ...]]
+"""What an accepted command's events say (``Outcome.told``), a plain tuple on the path of every command:
+- the answer: the events but those for one member alone and those posted on their own;
+- whether the answer is the acting member's alone (a sealed bid's amount is in it);
+- what they announce in other channels (an emptied office of judge in #judge-elections) and what they post on
+  their own wherever the command was typed (a sealed bid's hash line in #auctions): a text per channel;
+- what they tell single members (an outbid notice for the player it outbid): member, text."""
 
 
 def action_rng(seed: str, seq: int) -> random.Random:
